@@ -1,0 +1,27 @@
+import type { Table } from 'apache-arrow';
+
+/** A value bound to a `?` placeholder. User input reaches SQL only this way. */
+export type Param = string | number | boolean | null | bigint;
+export type Row = Record<string, unknown>;
+
+/**
+ * The one query interface every front door uses. Two hosts implement it: Node (blocking
+ * DuckDB-WASM in-process) and the browser (AsyncDuckDB in a Web Worker). Services never know which.
+ */
+export interface Engine {
+  /** Plain rows: DECIMAL scaled exactly, BIGINT as number where safe, DATE as YYYY-MM-DD. */
+  all<T = Row>(sql: string, params?: Param[]): Promise<T[]>;
+  /** The result as an Arrow table, untouched (for the SQL workbench and bulk transfer). */
+  arrow(sql: string, params?: Param[]): Promise<Table>;
+  /** Runs one or more statements without results. */
+  exec(sql: string): Promise<void>;
+  /** Appends (or creates, when `create`) `table` from one Arrow IPC stream. */
+  insertArrowIPC(ipc: Uint8Array, table: { schema?: string; name: string; create: boolean }): Promise<void>;
+  /** Registers a local file so SQL can read it by `name` (read_csv, ATTACH). */
+  registerFile(name: string, path: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** First statements on every connection: never reach for the network (see docs/storage.md). */
+export const OFFLINE_SETTINGS =
+  'SET autoinstall_known_extensions=false; SET autoload_known_extensions=false;';

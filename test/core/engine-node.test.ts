@@ -1,0 +1,24 @@
+import { describe, it, expect, afterAll } from 'vitest';
+import { NodeEngine } from '../../src/core/engine/node.js';
+
+describe('NodeEngine (DuckDB-WASM in Node)', async () => {
+  const engine = await NodeEngine.open();
+  afterAll(() => engine.close());
+
+  it('returns DECIMAL scaled exactly, BIGINT as number and DATE as YYYY-MM-DD', async () => {
+    const rows = await engine.all(
+      "SELECT 10.12::DECIMAL(18,4) AS nav, -0.0001::DECIMAL(18,4) AS neg, 42::BIGINT AS n, DATE '2024-02-29' AS d",
+    );
+    expect(rows).toEqual([{ nav: 10.12, neg: -0.0001, n: 42, d: '2024-02-29' }]);
+    expect(JSON.stringify(rows[0])).toBe('{"nav":10.12,"neg":-0.0001,"n":42,"d":"2024-02-29"}');
+  });
+
+  it('binds parameters rather than splicing them into SQL', async () => {
+    const rows = await engine.all('SELECT ? AS s, ? + 1 AS i', ["x'; DROP TABLE t; --", 41]);
+    expect(rows).toEqual([{ s: "x'; DROP TABLE t; --", i: 42 }]);
+  });
+
+  it('never autoloads an extension (offline)', async () => {
+    await expect(engine.all("SELECT * FROM read_parquet('nope.parquet')")).rejects.toThrow(/extension/i);
+  });
+});
