@@ -1,0 +1,12 @@
+import type { Args } from '../args.js';
+
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  run(args: Args): Promise<number | void>;
+}
+
+/** Each command lives in its own module; add one line here per command. */
+export const commands: Array<() => Promise<Command>> = [
+];

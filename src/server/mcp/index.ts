@@ -1,0 +1,8 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ServerDeps } from '../deps.js';
+
+export type ToolModule = (server: McpServer, deps: ServerDeps) => void;
+
+/** One line per service: each module registers its MCP tools, calling the same core functions. */
+export const toolModules: Array<() => Promise<ToolModule>> = [
+];

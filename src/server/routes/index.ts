@@ -1,0 +1,8 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServerDeps } from '../deps.js';
+
+export type RouteModule = (app: FastifyInstance, deps: ServerDeps) => Promise<void> | void;
+
+/** One line per service: each module registers its routes (and its own error envelope). */
+export const routeModules: Array<() => Promise<RouteModule>> = [
+];
