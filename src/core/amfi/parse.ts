@@ -94,10 +94,25 @@ export function parseAmfi(text: string): AmfiFile {
   let category: string | null = null;
   let amc: string | null = null;
 
+  // AMFI ends every file with a line ending; a last line without one was cut off mid-write.
+  const endsCleanly = /[\r\n]$/.test(text);
   for (let i = 1; i < lines.length; i++) {
+    try {
+      readLine(i);
+    } catch (e) {
+      if (e instanceof AmfiFormatError && i === lines.length - 1 && !endsCleanly) {
+        throw new AmfiFormatError(`${e.message} (the file looks truncated)`);
+      }
+      throw e;
+    }
+  }
+  if (rows.length === 0) throw new AmfiFormatError('no scheme rows: the file is empty or truncated after its header');
+  return { layout, rows, quality, categories: [...categories], amcs: [...amcs] };
+
+  function readLine(i: number): void {
     const line = lines[i];
     const lineNo = i + 1;
-    if (line.trim() === '') continue;
+    if (line.trim() === '') return;
     if (!line.includes(';')) {
       if (CATEGORY_LINE.test(line.trim())) {
         category = line.trim();
@@ -107,14 +122,11 @@ export function parseAmfi(text: string): AmfiFile {
         amc = line.trim();
         amcs.add(amc);
       }
-      continue;
+      return;
     }
     const f = line.split(';');
     if (f.length !== header.length) {
-      throw new AmfiFormatError(
-        `line ${lineNo}: expected ${header.length} fields, found ${f.length}` +
-          (i === lines.length - 1 ? ' (the file looks truncated)' : ''),
-      );
+      throw new AmfiFormatError(`line ${lineNo}: expected ${header.length} fields, found ${f.length}`);
     }
     const codeText = f[col.code].trim();
     if (!/^\d+$/.test(codeText)) throw new AmfiFormatError(`line ${lineNo}: scheme code '${codeText}' is not a number`);
@@ -146,8 +158,6 @@ export function parseAmfi(text: string): AmfiFile {
       line: lineNo,
     });
   }
-  if (rows.length === 0) throw new AmfiFormatError('no scheme rows: the file is empty or truncated after its header');
-  return { layout, rows, quality, categories: [...categories], amcs: [...amcs] };
 }
 
 function readNav(text: string): { value: number | null; reason?: QualityReason } {
