@@ -1,0 +1,57 @@
+/**
+ * Electron security policy as plain data and pure functions, so it is tested in Node and main.cjs only
+ * applies it. Each point maps to Electron's security checklist (docs/desktop.md).
+ */
+
+/** webPreferences for every window: no Node in the renderer, isolated and sandboxed. */
+export const WEB_PREFERENCES = {
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  nodeIntegrationInWorker: false,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  experimentalFeatures: false,
+  webviewTag: false,
+  spellcheck: false,
+} as const;
+
+/** The renderer loads only the packaged app; data goes through the main process, never fetch(). */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'none'",
+].join('; ');
+
+/** Hosts a user may be sent to in the system browser (docs and data publishers' pages). */
+export const EXTERNAL_ALLOWLIST = ['github.com', 'www.amfiindia.com', 'fred.stlouisfed.org', 'www.sebi.gov.in', 'www.nseindia.com', 'www.bseindia.com'];
+
+/** In-app navigation is allowed only within the app's own origin (file:// or app://). */
+export function isInternalUrl(url: string, appUrl: string): boolean {
+  try {
+    const u = new URL(url);
+    const app = new URL(appUrl);
+    if (u.protocol !== app.protocol) return false;
+    if (u.protocol === 'file:') return u.pathname === app.pathname || u.pathname.startsWith(app.pathname.replace(/[^/]*$/, ''));
+    return u.origin === app.origin;
+  } catch {
+    return false;
+  }
+}
+
+/** External links open in the system browser only over https to an allowlisted host. */
+export function isAllowedExternalUrl(url: string, allowlist: readonly string[] = EXTERNAL_ALLOWLIST): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' && u.username === '' && u.password === '' && allowlist.includes(u.hostname);
+  } catch {
+    return false;
+  }
+}
