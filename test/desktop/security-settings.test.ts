@@ -9,7 +9,7 @@ describe('desktop security policy', () => {
   it('isolates and sandboxes the renderer', () => {
     expect(WEB_PREFERENCES).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webviewTag: false });
     expect(CONTENT_SECURITY_POLICY).toContain("connect-src 'self'");
-    expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval\'');
+    expect(CONTENT_SECURITY_POLICY).not.toContain("'unsafe-eval'");
   });
 
   it('keeps navigation inside the app', () => {
