@@ -1,0 +1,16 @@
+// The renderer's only door to the desktop core: a fixed list of channels, no Node, no ipcRenderer.
+const { contextBridge, ipcRenderer } = require('electron');
+
+const CHANNELS = ['engine:all', 'engine:arrow', 'settings:get', 'settings:set', 'server:status', 'sync:run', 'sync:status'];
+
+contextBridge.exposeInMainWorld('almanacDesktop', {
+  invoke(channel, args) {
+    if (!CHANNELS.includes(channel)) return Promise.reject(new Error(`unknown channel ${channel}`));
+    return ipcRenderer.invoke(channel, args);
+  },
+  onSyncProgress(listener) {
+    const wrapped = (_event, progress) => listener(progress);
+    ipcRenderer.on('sync:progress', wrapped);
+    return () => ipcRenderer.removeListener('sync:progress', wrapped);
+  },
+});
