@@ -1,0 +1,70 @@
+import { tableToIPC, type Table } from 'apache-arrow';
+import type { Row } from '../../core/engine/engine.js';
+import { converter } from '../../core/engine/rows.js';
+
+export type Delimited = 'csv' | 'tsv';
+
+/** RFC 4180 quoting for CSV; TSV replaces tabs and newlines in a value, as TSV has no quoting. */
+function cell(v: unknown, kind: Delimited): string {
+  if (v == null) return '';
+  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (kind === 'tsv') return s.replace(/[\t\r\n]+/g, ' ');
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function rowsToDelimited(columns: string[], rows: Row[], kind: Delimited): string {
+  const sep = kind === 'csv' ? ',' : '\t';
+  const lines = [columns.map((c) => cell(c, kind)).join(sep)];
+  for (const r of rows) lines.push(columns.map((c) => cell(r[c], kind)).join(sep));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Streams an Arrow table to delimited text column by column, without building row objects first. */
+export function tableToDelimited(table: Table, kind: Delimited): Blob {
+  const sep = kind === 'csv' ? ',' : '\t';
+  const fields = table.schema.fields;
+  const convs = fields.map((f) => converter(f));
+  const cols = fields.map((_, i) => table.getChildAt(i)!);
+  const parts: string[] = [fields.map((f) => cell(f.name, kind)).join(sep) + '\n'];
+  let chunk: string[] = [];
+  for (let r = 0; r < table.numRows; r++) {
+    chunk.push(cols.map((c, i) => cell(convs[i](c.get(r)), kind)).join(sep));
+    if (chunk.length === 10_000) {
+      parts.push(chunk.join('\n') + '\n');
+      chunk = [];
+    }
+  }
+  if (chunk.length) parts.push(chunk.join('\n') + '\n');
+  return new Blob(parts, { type: kind === 'csv' ? 'text/csv' : 'text/tab-separated-values' });
+}
+
+let parquetReady: Promise<typeof import('parquet-wasm/esm')> | undefined;
+
+/** parquet-wasm is loaded on first use; its wasm is precached, so this works offline. */
+function parquet(): Promise<typeof import('parquet-wasm/esm')> {
+  parquetReady ??= (async () => {
+    const mod = await import('parquet-wasm/esm');
+    const wasmUrl = (await import('parquet-wasm/esm/parquet_wasm_bg.wasm?url')).default;
+    await mod.default({ module_or_path: wasmUrl });
+    return mod;
+  })();
+  return parquetReady;
+}
+
+export async function tableToParquet(table: Table): Promise<Blob> {
+  const pq = await parquet();
+  const props = new pq.WriterPropertiesBuilder().setCompression(pq.Compression.ZSTD).build();
+  const bytes = pq.writeParquet(pq.Table.fromIPCStream(tableToIPC(table, 'stream')), props);
+  return new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/vnd.apache.parquet' });
+}
+
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,58 @@
+/** Example queries that teach the data's caveats (specs: Documents 1–3). */
+export interface Example {
+  title: string;
+  teaches: string;
+  sql: string;
+}
+
+export const EXAMPLES: Example[] = [
+  {
+    title: 'Sort quarters by their end date',
+    teaches: 'aaum_quarter is a text label and does not sort chronologically; aaum_quarter_end does.',
+    sql: `SELECT aaum_quarter, aaum_quarter_end, count(*) AS schemes,
+       round(sum(aaum_cr_quarterly_avg::DOUBLE), 1) AS aaum_cr
+FROM mf.mf_nav_master_latest
+WHERE aaum_quarter_end IS NOT NULL
+GROUP BY ALL
+ORDER BY aaum_quarter_end DESC;`,
+  },
+  {
+    title: 'Cast DECIMAL before float arithmetic',
+    teaches: 'NAV is DECIMAL in parquet: cast to DOUBLE before mixing with floats.',
+    sql: `SELECT scheme_code, date, nav, nav::DOUBLE / first_value(nav::DOUBLE) OVER w AS growth_of_1
+FROM mf.mf_nav_master
+WHERE scheme_code = (SELECT min(scheme_code) FROM mf.mf_nav_master_latest WHERE is_active)
+WINDOW w AS (ORDER BY date)
+ORDER BY date;`,
+  },
+  {
+    title: 'Exclude 0.00 end-of-life NAVs before averaging',
+    teaches: 'A final NAV of exactly 0.00 on an inactive scheme means end of life, not a price.',
+    sql: `SELECT category_group_clean,
+       count(*) AS schemes,
+       avg(nav::DOUBLE) FILTER (WHERE NOT (nav = 0 AND NOT is_active)) AS avg_nav_clean,
+       avg(nav::DOUBLE) AS avg_nav_naive
+FROM mf.mf_nav_master_latest
+GROUP BY ALL ORDER BY schemes DESC;`,
+  },
+  {
+    title: 'Filter NAV history by scheme_code',
+    teaches: 'The full-history file is clustered by scheme_code: filtering on it is cheap; on date or name it scans everything.',
+    sql: `SELECT date, nav
+FROM mf.mf_nav_master
+WHERE scheme_code = (SELECT max(scheme_code) FROM mf.mf_nav_master_latest WHERE is_active)
+ORDER BY date DESC
+LIMIT 100;`,
+  },
+  {
+    title: 'Read an indicator’s notes before using it',
+    teaches: 'Every indicator carries caveats (annualised rates, cumulative vs per-period, base years).',
+    sql: `SELECT * FROM indicators.indicator_config LIMIT 50;`,
+  },
+  {
+    title: 'Attached databases and their tables',
+    teaches: 'Each source is a schema: indicators, mf, flags (and user for your own tables).',
+    sql: `SELECT database_name, table_name, estimated_size AS approx_rows, column_count
+FROM duckdb_tables() ORDER BY ALL;`,
+  },
+];
