@@ -1,0 +1,67 @@
+import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** Debian's Chromium; CI installs it. Tests skip with a message when it is absent. */
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
+
+export const RESULTS = path.resolve('test-results');
+
+export interface Session {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Browser console errors, for assertions and diagnosis. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh Chromium profile per session: a persistent context, so OPFS and the service worker behave
+ * as for a user (an incognito context would not persist OPFS across reloads).
+ */
+export async function launch(): Promise<Session> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'almanac-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    acceptDownloads: true,
+    viewport: { width: 1440, height: 900 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return {
+    browser: context.browser()!,
+    context,
+    page,
+    errors,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(RESULTS, { recursive: true });
+  const file = path.join(RESULTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
