@@ -1,0 +1,58 @@
+import { NodeEngine } from '../engine/node.js';
+import type { Engine } from '../engine/engine.js';
+import { FsStorage } from '../storage/fs.js';
+import type { DatabaseHost } from '../sync/host.js';
+import { Store, type AttachHost } from './store.js';
+
+/**
+ * DuckDB-WASM in Node over a store directory. NEW files are created as an engine's main database
+ * with direct I/O; EXISTING files are only ever attached without it, to be read (docs/storage.md).
+ */
+export class NodeHost implements DatabaseHost, AttachHost {
+  constructor(readonly storage: FsStorage) {}
+
+  createDatabase(name: string): Promise<Engine> {
+    return NodeEngine.open({ path: this.storage.path(name), create: true });
+  }
+
+  scratch(): Promise<Engine> {
+    return NodeEngine.open();
+  }
+
+  async sqlPath(_engine: Engine, name: string): Promise<string> {
+    return this.storage.path(name);
+  }
+
+  async attachPath(_engine: Engine, name: string): Promise<string> {
+    return this.storage.path(name);
+  }
+
+  /** DETACH keeps the file locked in this engine until it is dropped. */
+  async forget(engine: Engine, name: string): Promise<void> {
+    if (!(engine instanceof NodeEngine)) return;
+    const p = this.storage.path(name);
+    for (const f of [p, `${p}.wal`]) {
+      try {
+        engine.db.dropFile(f);
+      } catch {
+        // not open in this engine: nothing to let go of
+      }
+    }
+  }
+
+  release(engine: Engine): Promise<void> {
+    return engine.close();
+  }
+}
+
+/** Opens the store in `dir`: an in-memory engine with every present dataset attached. */
+export async function openStore(dir: string): Promise<Store> {
+  const storage = new FsStorage(dir);
+  const store = new Store(await NodeEngine.open(), storage, new NodeHost(storage));
+  await store.refresh();
+  return store;
+}
+
+export function nodeHost(dir: string): NodeHost {
+  return new NodeHost(new FsStorage(dir));
+}

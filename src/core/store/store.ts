@@ -1,0 +1,104 @@
+import type { Engine } from '../engine/engine.js';
+import { SERVICES, type Service } from '../sync/datasets.js';
+import { sqlString } from '../sync/host.js';
+import { readState, type DatasetState, type StoreState } from '../sync/state.js';
+import type { Storage } from '../storage/storage.js';
+
+/** One row of sync metadata per dataset: what `status`, the UI and /flags/v1/freshness show. */
+export interface DatasetStatus {
+  dataset: Service;
+  generation: number;
+  etag: string | null;
+  rows: number;
+  bytes: number;
+  last_sync: string;
+  generated_at: string | null;
+  source_url: string;
+  tables: Record<string, { rows: number; file: string; columns: { name: string; type: string }[] }>;
+  files: { name: string; etag: string | null; bytes: number; fetched_at: string }[];
+  errors: string[];
+}
+
+export function statusOf(d: DatasetState): DatasetStatus {
+  return {
+    dataset: d.service,
+    generation: d.generation,
+    etag: d.manifest_etag,
+    rows: d.rows,
+    bytes: d.bytes,
+    last_sync: d.last_sync,
+    generated_at: d.generated_at,
+    source_url: d.source_url,
+    tables: d.tables,
+    files: Object.values(d.sources).map((s) => ({ name: s.file, etag: s.etag, bytes: s.bytes, fetched_at: s.fetched_at })),
+    errors: d.errors,
+  };
+}
+
+/** How an environment makes a store file attachable (Node: a path; browser: a registered OPFS name). */
+export interface AttachHost {
+  attachPath(engine: Engine, name: string): Promise<string>;
+  /** After DETACH: let go of the file so it can be removed or attached again. */
+  forget(engine: Engine, name: string): Promise<void>;
+}
+
+/**
+ * The local databases as one Engine: each dataset's current generation ATTACHed under its service's
+ * schema (`SELECT * FROM mf.nav`), plus `main.sync_status` with the sync metadata.
+ */
+export class Store {
+  private attached = new Map<Service, string>();
+
+  constructor(
+    readonly engine: Engine,
+    readonly storage: Storage,
+    private readonly host: AttachHost,
+  ) {}
+
+  async state(): Promise<StoreState> {
+    return readState(this.storage);
+  }
+
+  /** Sync metadata per dataset present. */
+  async status(): Promise<DatasetStatus[]> {
+    const s = await this.state();
+    return SERVICES.flatMap((svc) => (s.datasets[svc] ? [statusOf(s.datasets[svc]!)] : []));
+  }
+
+  /** Re-reads the state and swaps every schema whose generation changed (after a sync or a delete). */
+  async refresh(): Promise<void> {
+    const s = await this.state();
+    for (const svc of SERVICES) {
+      const want = s.datasets[svc]?.database ?? null;
+      const have = this.attached.get(svc) ?? null;
+      if (want === have) continue;
+      if (have) {
+        await this.engine.exec(`DETACH ${svc}`);
+        await this.host.forget(this.engine, have);
+        this.attached.delete(svc);
+      }
+      if (want) {
+        await this.engine.exec(`ATTACH ${sqlString(await this.host.attachPath(this.engine, want))} AS ${svc}`);
+        this.attached.set(svc, want);
+      }
+    }
+    await this.writeStatusTable(s);
+  }
+
+  private async writeStatusTable(s: StoreState) {
+    await this.engine.exec(
+      'CREATE OR REPLACE TABLE main.sync_status (dataset VARCHAR, generation INTEGER, etag VARCHAR, "rows" BIGINT, bytes BIGINT, last_sync TIMESTAMP, generated_at VARCHAR, source_url VARCHAR)',
+    );
+    for (const svc of SERVICES) {
+      const d = s.datasets[svc];
+      if (!d) continue;
+      await this.engine.all('INSERT INTO main.sync_status VALUES (?, ?, ?, ?, ?, ?::TIMESTAMP, ?, ?)', [
+        svc, d.generation, d.manifest_etag, d.rows, d.bytes, d.last_sync.replace('Z', ''), d.generated_at, d.source_url,
+      ]);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.engine.close();
+  }
+}

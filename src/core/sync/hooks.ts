@@ -1,0 +1,31 @@
+/**
+ * Named points in a sync where a test can stop the world (as if the process died there). An error
+ * thrown by the hook is wrapped in `Crash`, which no retry or per-file handler swallows.
+ */
+export type SyncStep =
+  | 'manifest'
+  | 'download:response'
+  | 'download:chunk'
+  | 'download:complete'
+  | 'ingest:table'
+  | 'ingest:checkpoint'
+  | 'switch:before'
+  | 'switch:after'
+  | 'cleanup';
+
+export type SyncHook = (step: SyncStep, detail: { service: string; file?: string }) => void | Promise<void>;
+
+export class Crash extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`sync stopped by hook: ${(cause as Error)?.message ?? String(cause)}`);
+  }
+}
+
+export async function runHook(hook: SyncHook | undefined, step: SyncStep, detail: { service: string; file?: string }) {
+  if (!hook) return;
+  try {
+    await hook(step, detail);
+  } catch (e) {
+    throw new Crash(e);
+  }
+}

@@ -1,0 +1,22 @@
+import type { Engine } from '../engine/engine.js';
+
+/**
+ * What the sync engine needs from the environment to build database files. Node (store/node.ts)
+ * and the browser worker (store/browser.ts) each implement it over their Storage.
+ */
+export interface DatabaseHost {
+  /** An engine whose main database is the NEW store file `name` (created now, written, closed). */
+  createDatabase(name: string): Promise<Engine>;
+  /** An engine with an in-memory main database, for reading a downloaded file. */
+  scratch(): Promise<Engine>;
+  /** Makes store file `name` readable by SQL in `engine`; returns the string to quote in read_csv/ATTACH. */
+  sqlPath(engine: Engine, name: string): Promise<string>;
+  /** Closes `engine` and lets go of every file it opened (the browser drops its OPFS handles). */
+  release(engine: Engine): Promise<void>;
+}
+
+/** A string literal for SQL; paths come from the store (checked names), never from the network. */
+export function sqlString(s: string): string {
+  if (s.includes('\0')) throw new Error('NUL in SQL string');
+  return `'${s.replaceAll("'", "''")}'`;
+}

@@ -1,0 +1,207 @@
+import * as parquet from 'parquet-wasm';
+import { tableToIPC } from 'apache-arrow';
+import type { Engine } from '../engine/engine.js';
+import type { Storage } from '../storage/storage.js';
+import { contractOf, tableOfStem, type ServiceDef } from './datasets.js';
+import { sqlString, type DatabaseHost } from './host.js';
+import { isTableIdent, quoteIdent } from './names.js';
+import { unpack } from './unpack.js';
+
+export interface IngestSource {
+  /** Manifest file name (for messages). */
+  file: string;
+  suffix: string;
+  /** Store file holding the downloaded bytes. */
+  store: string;
+  /** Tables the file fills; null: every table inside (a whole-dataset file). */
+  tables: string[] | null;
+  /** Rows the manifest announces (single-table files only). */
+  rows: number | null;
+}
+
+export interface Column {
+  name: string;
+  type: string;
+}
+
+export interface TableLoad {
+  table: string;
+  file: string;
+  rows: number;
+  columns: Column[];
+}
+
+export interface IngestContext {
+  engine: Engine;
+  host: DatabaseHost;
+  storage: Storage;
+  def: ServiceDef;
+  /** Store name prefix for temporary unpacked files. */
+  scratchPrefix: string;
+  maxUnpackedBytes?: number;
+}
+
+const STAGE = '_almanac_stage';
+
+/**
+ * Loads one downloaded file into the generation being built (the engine's main database). Each
+ * table is loaded in its own transaction; a failure rolls it back and names the file.
+ */
+export async function ingestSource(ctx: IngestContext, src: IngestSource): Promise<TableLoad[]> {
+  const { suffix } = src;
+  if (suffix === 'parquet') return [await loadParquet(ctx, src)];
+  if (/^(csv|tsv)(\.gz)?$/.test(suffix)) return [await loadCsv(ctx, src, ctx.host.sqlPath(ctx.engine, src.store))];
+  if (/^(csv|tsv)\.zip$/.test(suffix)) {
+    const tmp = `${ctx.scratchPrefix}${suffix.slice(0, 3)}`;
+    try {
+      await unpack(ctx.storage, src.store, tmp, { kind: 'zip', want: `.${suffix.slice(0, 3)}`, maxBytes: ctx.maxUnpackedBytes });
+      return [await loadCsv(ctx, src, ctx.host.sqlPath(ctx.engine, tmp))];
+    } finally {
+      await ctx.storage.remove(tmp);
+    }
+  }
+  if (suffix === 'duckdb.gz' || suffix === 'duckdb.zip') return loadDuckdb(ctx, src);
+  throw new Error(`${src.file}: format ${suffix} cannot be read offline`);
+}
+
+async function loadParquet(ctx: IngestContext, src: IngestSource): Promise<TableLoad> {
+  const table = singleTable(src);
+  const pf = await parquet.ParquetFile.fromFile(await ctx.storage.blob(src.store));
+  const groups = pf.metadata().numRowGroups();
+  return inTransaction(ctx, src, table, async (project) => {
+    for (let i = 0; i < groups; i++) {
+      const batch = await pf.read({ rowGroups: [i] });
+      await ctx.engine.insertArrowIPC(batch.intoIPCStream(), { name: STAGE, create: true });
+      await project(i === 0);
+      await ctx.engine.exec(`DROP TABLE ${STAGE}`);
+    }
+    if (groups === 0) throw new Error(`${src.file}: no row groups`);
+  });
+}
+
+async function loadCsv(ctx: IngestContext, src: IngestSource, path: Promise<string>): Promise<TableLoad> {
+  const table = singleTable(src);
+  const delim = src.suffix.startsWith('tsv') ? '\\t' : ',';
+  // Every column read as text and cast by name to the contract's type: exact decimals, no guessing.
+  const reader = `read_csv(${sqlString(await path)}, header = true, all_varchar = true, delim = '${delim}', quote = '"')`;
+  return inTransaction(ctx, src, table, async (project) => {
+    await ctx.engine.exec(`CREATE TABLE ${STAGE} AS SELECT * FROM ${reader}`);
+    await project(true);
+    await ctx.engine.exec(`DROP TABLE ${STAGE}`);
+  });
+}
+
+async function loadDuckdb(ctx: IngestContext, src: IngestSource): Promise<TableLoad[]> {
+  const tmp = `${ctx.scratchPrefix}duckdb`;
+  await unpack(ctx.storage, src.store, tmp, {
+    kind: src.suffix.endsWith('.gz') ? 'gz' : 'zip',
+    want: '.duckdb',
+    maxBytes: ctx.maxUnpackedBytes,
+  });
+  // A separate engine reads the unpacked file: opening an existing file in the engine that created
+  // the new generation (direct I/O) would wipe it (docs/storage.md).
+  const reader = await ctx.host.scratch();
+  try {
+    await reader.exec(`ATTACH ${sqlString(await ctx.host.sqlPath(reader, tmp))} AS src`);
+    const found = await reader.all<{ name: string }>(
+      "SELECT table_name AS name FROM duckdb_tables() WHERE database_name = 'src' ORDER BY table_name",
+    );
+    const loads: TableLoad[] = [];
+    for (const { name } of found) {
+      const table = tableOfStem(ctx.def, name);
+      if (!table || (src.tables && !src.tables.includes(table))) continue;
+      const data = await reader.arrow(`SELECT * FROM src.main.${quoteIdent(name)}`);
+      loads.push(
+        await inTransaction(ctx, { ...src, rows: null }, table, async (project) => {
+          await ctx.engine.insertArrowIPC(tableToIPC(data, 'stream'), { name: STAGE, create: true });
+          await project(true);
+          await ctx.engine.exec(`DROP TABLE ${STAGE}`);
+        }),
+      );
+    }
+    if (loads.length === 0) throw new Error(`${src.file}: no known table inside`);
+    return loads;
+  } finally {
+    await ctx.host.release(reader);
+    await ctx.storage.remove(tmp);
+  }
+}
+
+function singleTable(src: IngestSource): string {
+  if (!src.tables || src.tables.length !== 1) throw new Error(`${src.file}: expected one table`);
+  return src.tables[0];
+}
+
+/**
+ * Runs `fill` in one transaction; `project(first)` moves the staged rows into `table`, created on the
+ * first call. Afterwards the row count is checked against the manifest.
+ */
+async function inTransaction(
+  { engine, def }: IngestContext,
+  src: IngestSource,
+  table: string,
+  fill: (project: (first: boolean) => Promise<void>) => Promise<void>,
+): Promise<TableLoad> {
+  if (!isTableIdent(table)) throw new Error(`${src.file}: refused table name ${JSON.stringify(table)}`);
+  const target = quoteIdent(table);
+  let select = '';
+  await engine.exec('BEGIN TRANSACTION');
+  try {
+    await engine.exec(`DROP TABLE IF EXISTS ${target}`);
+    await fill(async (first) => {
+      if (first) {
+        select = projection(await describe(engine, STAGE), contractFor(def, table), src.file);
+        await engine.exec(`CREATE TABLE ${target} AS SELECT ${select} FROM ${STAGE}`);
+      } else {
+        await engine.exec(`INSERT INTO ${target} SELECT ${select} FROM ${STAGE}`);
+      }
+    });
+    const [{ n }] = await engine.all<{ n: number }>(`SELECT count(*) AS n FROM ${target}`);
+    if (src.rows !== null && n !== src.rows) throw new Error(`${src.file}: ${n} rows loaded, the manifest announces ${src.rows}`);
+    await engine.exec('COMMIT');
+    return { table, file: src.file, rows: n, columns: await describe(engine, table) };
+  } catch (e) {
+    await engine.exec('ROLLBACK').catch(() => {});
+    throw e;
+  }
+}
+
+function contractFor(def: ServiceDef, table: string) {
+  return { contract: contractOf(def, table), renames: def.renames[table] ?? {} };
+}
+
+async function describe(engine: Engine, table: string): Promise<Column[]> {
+  const rows = await engine.all<{ column_name: string; column_type: string }>(`DESCRIBE ${quoteIdent(table)}`);
+  return rows.map((r) => ({ name: r.column_name, type: r.column_type }));
+}
+
+/**
+ * The SELECT list that maps a file's columns onto the contract BY NAME (case-insensitive; known
+ * renames accepted): contract columns first, cast to the contract type; a missing optional column is
+ * NULL; a missing required one refuses the file; columns the contract does not know are kept as they are.
+ */
+export function projection(
+  have: Column[],
+  c: { contract: ReturnType<typeof contractOf>; renames: Readonly<Record<string, string>> },
+  file: string,
+): string {
+  const byLower = new Map(have.map((h) => [h.name.toLowerCase(), h.name]));
+  for (const [from, to] of Object.entries(c.renames)) {
+    if (!byLower.has(to) && byLower.has(from)) byLower.set(to, byLower.get(from)!);
+  }
+  const used = new Set<string>();
+  const out: string[] = [];
+  for (const col of c.contract?.columns ?? []) {
+    const src = byLower.get(col.name.toLowerCase());
+    if (src === undefined) {
+      if (col.required) throw new Error(`${file}: required column "${col.name}" is missing`);
+      out.push(`CAST(NULL AS ${col.type}) AS ${quoteIdent(col.name)}`);
+      continue;
+    }
+    used.add(src);
+    out.push(`CAST(${quoteIdent(src)} AS ${col.type}) AS ${quoteIdent(col.name)}`);
+  }
+  for (const h of have) if (!used.has(h.name)) out.push(quoteIdent(h.name));
+  if (out.length === 0) throw new Error(`${file}: no columns`);
+  return out.join(', ');
+}

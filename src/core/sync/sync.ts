@@ -1,0 +1,249 @@
+import type { Storage } from '../storage/storage.js';
+import { SERVICE_DEFS, SERVICES, planFiles, type FormatChoice, type PlannedFile, type RateRule, type Service } from './datasets.js';
+import { download } from './download.js';
+import { DEFAULT_RETRY, newExchange, type RetryPolicy } from './request.js';
+import { downloadPath, manifestPath } from '../contract/files.js';
+import { Crash, runHook, type SyncHook } from './hooks.js';
+import type { DatabaseHost } from './host.js';
+import { ingestSource, type TableLoad } from './ingest.js';
+import { RateLimiter, sleep as realSleep, type Sleep } from './limits.js';
+import { fetchManifest } from './fetch-manifest.js';
+import type { FileResult, SyncListener, SyncSummary } from './progress.js';
+import { files, readState, writeState, type DatasetState, type SourceState } from './state.js';
+
+export interface SyncOptions {
+  storage: Storage;
+  host: DatabaseHost;
+  /** Base URL shared by the three services (e.g. the embedded sample publisher). */
+  source: string;
+  /** Per-service base URL overriding `source`. */
+  sources?: Partial<Record<Service, string>>;
+  only?: readonly Service[];
+  fetch?: typeof fetch;
+  onEvent?: SyncListener;
+  /** Test hook: throwing from it stops the sync as a crash would. */
+  hook?: SyncHook;
+  /** Download-rate rules per service, replacing the published defaults. */
+  rules?: Partial<Record<Service, readonly RateRule[]>>;
+  retry?: Partial<RetryPolicy>;
+  sleep?: Sleep;
+  maxUnpackedBytes?: number;
+  /** Called after each switch, before the old generation is removed (a live store re-attaches here). */
+  onSwitch?: (service: Service, state: DatasetState) => Promise<void>;
+}
+
+/** Limiters outlive one sync call in a long-running process, so back-to-back syncs share the budget. */
+const limiters = new Map<string, RateLimiter>();
+
+function limiterFor(base: string, service: Service, rules: readonly RateRule[]): RateLimiter {
+  const key = `${service} ${base} ${JSON.stringify(rules)}`;
+  let l = limiters.get(key);
+  if (!l) limiters.set(key, (l = new RateLimiter(rules)));
+  return l;
+}
+
+/**
+ * One sync of every chosen dataset: manifest, changed files, a new database generation, the switch.
+ * A failed file fails alone; a failed service leaves its previous generation answering.
+ */
+export async function sync(opts: SyncOptions): Promise<SyncSummary> {
+  const summary: SyncSummary = { files: [], body_bytes: 0, requests: 0, generations: {}, errors: [] };
+  const counter = { requests: 0 };
+  for (const service of opts.only ?? SERVICES) {
+    try {
+      await syncService(opts, service, summary, counter);
+    } catch (e) {
+      if (e instanceof Crash) throw e;
+      const error = `${service}: ${(e as Error).message}`;
+      summary.errors.push(error);
+      opts.onEvent?.({ type: 'service-failed', service, error });
+    }
+  }
+  summary.requests = counter.requests;
+  summary.body_bytes = summary.files.reduce((n, f) => n + f.body_bytes, 0);
+  return summary;
+}
+
+async function syncService(opts: SyncOptions, service: Service, summary: SyncSummary, counter: { requests: number }) {
+  const { storage, hook } = opts;
+  const def = SERVICE_DEFS[service];
+  const base = (opts.sources?.[service] ?? opts.source).replace(/\/+$/, '');
+  const limiter = limiterFor(base, service, opts.rules?.[service] ?? def.rules);
+  const retry = { ...DEFAULT_RETRY, ...opts.retry };
+  const sleep = opts.sleep ?? realSleep;
+  const fetchFn = opts.fetch ?? fetch;
+  const state = await readState(storage);
+  const prev = state.datasets[service];
+  const choice: FormatChoice = state.choices[service] ?? 'auto';
+  const now = new Date().toISOString();
+
+  await removeLeftovers(storage, service, prev);
+  const exchange = (file: string | null) => newExchange({ service, file, limiter, fetch: fetchFn, sleep, retry, counter, onEvent: opts.onEvent });
+  const manifest = await fetchManifest(
+    exchange(null),
+    `${base}${manifestPath(service)}`,
+    prev && prev.source_url === base ? prev.manifest_etag : null,
+  );
+  await runHook(hook, 'manifest', { service });
+  if (manifest.status === 'not_modified' && prev) {
+    for (const f of Object.keys(prev.sources)) record(opts, summary, { service, name: f, status: 'not_modified', body_bytes: 0 });
+    await writeState(storage, { ...state, datasets: { ...state.datasets, [service]: { ...prev, last_sync: now } } });
+    summary.generations[service] = prev.generation;
+    return;
+  }
+  if (manifest.status === 'not_modified') throw new Error('manifest unchanged but nothing is stored');
+  const plan = planFiles(def, manifest.body.files, choice);
+  if (plan.length === 0) throw new Error('the manifest lists no file this app can read');
+
+  const generation = (prev?.generation ?? 0) + 1;
+  const sources: Record<string, SourceState> = {};
+  const failed: string[] = [];
+  let changed = !prev || prev.source_url !== base;
+  for (const file of plan) {
+    const old = prev?.sources[file.name];
+    const haveOld = old && (await storage.size(old.store)) === old.bytes;
+    const part = files.part(service, file.name);
+    const path = downloadPath(service, file.name);
+    try {
+      if (!path) throw new Error(`no download route for ${file.name}`);
+      const got = await download({
+        x: exchange(file.name), file: file.name, url: `${base}${path}`, storage, part,
+        expectedSize: file.size, etag: haveOld ? old.etag : null, hook,
+      });
+      if (got.status === 'not_modified') {
+        sources[file.name] = old!;
+        record(opts, summary, { service, name: file.name, status: 'not_modified', body_bytes: 0 });
+        continue;
+      }
+      const store = files.source(service, generation, file.name);
+      await storage.rename(part, store);
+      await storage.remove(`${part}.json`);
+      sources[file.name] = sourceOf(file, store, got.etag, got.size, now);
+      changed = true;
+      record(opts, summary, { service, name: file.name, status: got.status, body_bytes: got.body_bytes });
+    } catch (e) {
+      if (e instanceof Crash) throw e;
+      failed.push(`${file.name}: ${(e as Error).message}`);
+      record(opts, summary, { service, name: file.name, status: 'failed', body_bytes: 0, error: (e as Error).message });
+    }
+  }
+  // A table whose new file failed keeps answering from the file it was built from last time.
+  for (const old of Object.values(prev?.sources ?? {})) {
+    const covered = Object.values(sources).some((s) => overlaps(s.tables, old.tables));
+    if (!covered) sources[old.file] = old;
+  }
+  if (prev && Object.keys(prev.sources).sort().join() !== Object.keys(sources).sort().join()) changed = true;
+  if (!changed) {
+    const next = { ...prev!, manifest_etag: failed.length ? null : manifest.etag, last_sync: now, errors: failed };
+    await writeState(storage, { ...state, datasets: { ...state.datasets, [service]: next } });
+    summary.generations[service] = prev!.generation;
+    return;
+  }
+
+  const built = await build(opts, service, generation, sources, failed, summary);
+  const next: DatasetState = {
+    service, generation, database: files.database(service, generation), source_url: base,
+    manifest_etag: failed.length ? null : manifest.etag,
+    generated_at: manifest.body.generated_at, schema_version: manifest.body.schema_version,
+    sources: built.sources, tables: built.tables,
+    rows: Object.values(built.tables).reduce((n, t) => n + t.rows, 0),
+    bytes: (await storage.size(files.database(service, generation))) ?? 0,
+    last_sync: now, errors: failed,
+  };
+  await runHook(hook, 'switch:before', { service });
+  const latest = await readState(storage);
+  await writeState(storage, { ...latest, datasets: { ...latest.datasets, [service]: next } });
+  await runHook(hook, 'switch:after', { service });
+  opts.onEvent?.({ type: 'switched', service, generation });
+  summary.generations[service] = generation;
+  await opts.onSwitch?.(service, next);
+  await runHook(hook, 'cleanup', { service });
+  await removeLeftovers(storage, service, next);
+}
+
+/** Builds generation `generation` from `sources`; a source that fails to load falls back or is dropped. */
+async function build(
+  opts: SyncOptions,
+  service: Service,
+  generation: number,
+  sources: Record<string, SourceState>,
+  failed: string[],
+  summary: SyncSummary,
+) {
+  const { storage, host, hook } = opts;
+  const def = SERVICE_DEFS[service];
+  const name = files.database(service, generation);
+  await storage.remove(name);
+  await storage.remove(`${name}.wal`);
+  const engine = await host.createDatabase(name);
+  const tables: Record<string, TableLoad> = {};
+  const used: Record<string, SourceState> = {};
+  const prev = (await readState(storage)).datasets[service];
+  try {
+    const ctx = { engine, host, storage, def, scratchPrefix: files.scratch(service), maxUnpackedBytes: opts.maxUnpackedBytes };
+    for (const src of Object.values(sources).sort((a, b) => a.file.localeCompare(b.file))) {
+      await runHook(hook, 'ingest:table', { service, file: src.file });
+      let loads: TableLoad[];
+      try {
+        loads = await ingestSource(ctx, src);
+        used[src.file] = src;
+      } catch (e) {
+        if (e instanceof Crash) throw e;
+        const msg = (e as Error).message;
+        failed.push(msg);
+        markFailed(summary, service, src.file, msg);
+        const fallback = Object.values(prev?.sources ?? {}).find((o) => o.store !== src.store && overlaps(o.tables, src.tables));
+        if (!fallback) continue;
+        loads = await ingestSource(ctx, fallback);
+        used[fallback.file] = fallback;
+      }
+      for (const l of loads) {
+        tables[l.table] = l;
+        opts.onEvent?.({ type: 'ingest', service, table: l.table, file: l.file, rows: l.rows });
+      }
+    }
+    if (Object.keys(tables).length === 0) throw new Error(`no table could be loaded (${failed.join('; ')})`);
+    await engine.exec('CHECKPOINT');
+    await runHook(hook, 'ingest:checkpoint', { service });
+  } finally {
+    await host.release(engine);
+  }
+  return {
+    sources: used,
+    tables: Object.fromEntries(Object.entries(tables).map(([t, l]) => [t, { rows: l.rows, file: l.file, columns: l.columns }])),
+  };
+}
+
+/** Removes this dataset's files that the current state does not reference (crash leftovers, old generations). */
+async function removeLeftovers(storage: Storage, service: Service, current: DatasetState | undefined) {
+  const keep = new Set<string>();
+  if (current) {
+    keep.add(current.database).add(`${current.database}.wal`);
+    for (const s of Object.values(current.sources)) keep.add(s.store);
+  }
+  for (const name of await storage.list()) {
+    if (!files.belongsTo(service, name) || keep.has(name)) continue;
+    if (name.startsWith(`dl~${service}~`)) continue; // partial downloads stay for resuming
+    await storage.remove(name);
+  }
+}
+
+function sourceOf(file: PlannedFile, store: string, etag: string | null, bytes: number, at: string): SourceState {
+  return { file: file.name, suffix: file.suffix, store, etag, bytes, tables: file.tables, rows: file.rows, fetched_at: at };
+}
+
+function overlaps(a: string[] | null, b: string[] | null): boolean {
+  if (a === null || b === null) return true;
+  return a.some((t) => b.includes(t));
+}
+
+function record(opts: SyncOptions, summary: SyncSummary, r: FileResult) {
+  summary.files.push(r);
+  opts.onEvent?.({ type: 'file-done', service: r.service, file: r.name, status: r.status, body_bytes: r.body_bytes, error: r.error });
+}
+
+function markFailed(summary: SyncSummary, service: Service, file: string, error: string) {
+  const r = summary.files.find((f) => f.service === service && f.name === file);
+  if (r) Object.assign(r, { status: 'failed', error });
+  else summary.files.push({ service, name: file, status: 'failed', body_bytes: 0, error });
+}
