@@ -1,0 +1,70 @@
+/**
+ * `npm run gen -- --scale tiny|demo|full --out DIR [--generation N] [--seed S] [--only indicators,mf,flags] [--drift KIND]`
+ * Each service's generator is imported on demand, so a missing one fails with its name.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { SCALES, type Drift, type GenOptions, type Scale } from './options.js';
+
+const SERVICES = ['indicators', 'mf', 'flags'] as const;
+type Service = (typeof SERVICES)[number];
+const DRIFTS: readonly Drift[] = ['rename', 'insert', 'retype', 'drop', 'silent'];
+const USAGE =
+  'usage: npm run gen -- --scale tiny|demo|full --out DIR [--generation N] [--seed S] [--only indicators,mf,flags] [--drift rename|insert|retype|drop|silent]';
+
+type Generate = (opts: GenOptions) => Promise<void>;
+
+/** src/gen/<service>.ts exports `generate`; loaded by name so one missing generator fails alone. */
+async function load(service: Service): Promise<Generate> {
+  const mod = (await import(`./${service}.js`)) as { generate?: Generate };
+  if (typeof mod.generate !== 'function') throw new Error(`src/gen/${service}.ts does not export generate()`);
+  return mod.generate;
+}
+
+function positiveInt(v: string, name: string, min: number): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}\n${USAGE}`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      scale: { type: 'string' },
+      out: { type: 'string' },
+      generation: { type: 'string', default: '1' },
+      seed: { type: 'string', default: '42' },
+      only: { type: 'string' },
+      drift: { type: 'string' },
+    },
+    strict: true,
+  });
+  const scale = values.scale as Scale;
+  if (!SCALES.includes(scale)) throw new Error(`--scale must be one of ${SCALES.join(', ')}\n${USAGE}`);
+  if (!values.out) throw new Error(`--out is required\n${USAGE}`);
+  const drift = values.drift as Drift | undefined;
+  if (drift !== undefined && !DRIFTS.includes(drift)) throw new Error(`--drift must be one of ${DRIFTS.join(', ')}\n${USAGE}`);
+  const only = values.only ? values.only.split(',').map((s) => s.trim()) : [...SERVICES];
+  const unknown = only.filter((s) => !(SERVICES as readonly string[]).includes(s));
+  if (unknown.length) throw new Error(`--only: unknown service ${unknown.join(', ')} (known: ${SERVICES.join(', ')})`);
+  const generation = positiveInt(values.generation, 'generation', 1);
+  const seed = positiveInt(values.seed, 'seed', 0);
+  const out = path.resolve(values.out);
+
+  for (const service of only as Service[]) {
+    let generate: Generate;
+    try {
+      generate = await load(service);
+    } catch (e) {
+      throw new Error(`the ${service} generator (src/gen/${service}.ts) could not be loaded: ${e instanceof Error ? e.message : e}`);
+    }
+    const started = performance.now();
+    await generate({ scale, dir: path.join(out, service), generation, seed, drift });
+    console.log(`${service}: ${((performance.now() - started) / 1000).toFixed(1)} s → ${path.join(out, service)}`);
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
