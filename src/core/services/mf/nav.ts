@@ -1,0 +1,118 @@
+import type { Engine, Param } from '../../engine/engine.js';
+import { MfError, schemeNotFound, type NavParams } from '../../contract/mf-params.js';
+import { resolveSchemes, type ResolvedScheme } from './resolve.js';
+import { findSuccessors, type Successor } from './lineage.js';
+
+export interface NavPoint {
+  date: string;
+  nav: number;
+}
+
+/** The spec's single-scheme shape, plus what the data says about how the series ends. */
+export interface SchemeNav {
+  scheme_code: number;
+  scheme_name: string;
+  isin: string | null;
+  isin2: string | null;
+  first_available_date: string;
+  latest_available_date: string;
+  count: number;
+  data: NavPoint[];
+  is_active: boolean;
+  /** The final NAV is exactly 0.00 on a matured scheme: end of life, not a price; never average it. */
+  end_of_life: boolean;
+  /** The series ended while the fund continues under these codes (an AMC merger split). */
+  continued_as?: Successor[];
+  /** Plain-language caveats for this response (empty window, end of life, merger split). */
+  notes?: string[];
+}
+
+export interface NavBatch {
+  /** Keyed by each identifier as given. */
+  schemes: Record<string, SchemeNav>;
+  not_found: string[];
+  /** Why each not_found entry did not resolve: unknown_scheme, corrupted_isin or malformed_identifier. */
+  not_found_reasons: Record<string, string>;
+}
+
+/**
+ * One statement for one scheme or fifty: `scheme_code IN (?, …)` (placeholders only, one per code)
+ * lets DuckDB prune on the clustered scheme_code; `latest` keeps each scheme's last row in the window.
+ */
+export function navRowsSql(codes: number): string {
+  return `
+SELECT scheme_code, date, nav
+FROM mf.nav
+WHERE scheme_code IN (${Array(codes).fill('?').join(', ')})
+  AND date >= coalesce(?::DATE, DATE '0001-01-01')
+  AND date <= coalesce(?::DATE, DATE '9999-12-31')
+QUALIFY NOT ?::BOOLEAN OR row_number() OVER (PARTITION BY scheme_code ORDER BY date DESC) = 1
+ORDER BY scheme_code, date`;
+}
+
+export async function nav(engine: Engine, params: NavParams): Promise<SchemeNav | NavBatch> {
+  const resolved = await resolveSchemes(engine, params.ids);
+  if (!params.wrapped) {
+    const r = resolved[0];
+    if (!r.ok) throw new MfError(schemeNotFound(r.id, r.kind));
+  }
+  const schemes = [...new Map(resolved.flatMap((r) => (r.ok ? [[r.scheme.scheme_code, r.scheme] as const] : []))).values()];
+  const series = await navSeries(engine, schemes, params);
+  if (!params.wrapped) return series.get(schemes[0].scheme_code)!;
+  const batch: NavBatch = { schemes: {}, not_found: [], not_found_reasons: {} };
+  for (const r of resolved) {
+    if (r.ok) batch.schemes[r.id] = series.get(r.scheme.scheme_code)!;
+    else {
+      batch.not_found.push(r.id);
+      batch.not_found_reasons[r.id] = schemeNotFound(r.id, r.kind).code!;
+    }
+  }
+  return batch;
+}
+
+async function navSeries(engine: Engine, schemes: ResolvedScheme[], w: NavParams): Promise<Map<number, SchemeNav>> {
+  const out = new Map<number, SchemeNav>();
+  if (schemes.length === 0) return out;
+  const codes = schemes.map((s) => s.scheme_code);
+  const params: Param[] = [...codes, w.since ?? null, w.to ?? null, w.latest];
+  const points = new Map<number, NavPoint[]>(codes.map((c) => [c, []]));
+  for (const r of await engine.all<NavPoint & { scheme_code: number }>(navRowsSql(codes.length), params)) {
+    points.get(r.scheme_code)!.push({ date: r.date, nav: r.nav });
+  }
+  const successors = await findSuccessors(engine, schemes.filter((s) => !s.is_active).map((s) => s.scheme_code));
+  for (const s of schemes) {
+    const data = points.get(s.scheme_code)!;
+    const endOfLife = !s.is_active && s.nav === 0;
+    const next = successors.get(s.scheme_code);
+    const notes: string[] = [];
+    if (data.length === 0) notes.push(emptyWindowNote(s, w));
+    if (endOfLife) {
+      notes.push(`The final NAV of 0.00 on ${s.nav_date} marks the end of the scheme's life, not a price; exclude it before averaging or computing returns.`);
+    }
+    if (next?.length) {
+      const list = next.map((n) => `${n.scheme_code} (${n.scheme_name}, NAVs from ${n.first_date})`).join('; ');
+      notes.push(`This code's series ends on ${s.last_date}; the fund appears to continue under ${list}, as after an AMC merger.`);
+    }
+    out.set(s.scheme_code, {
+      scheme_code: s.scheme_code,
+      scheme_name: s.scheme_name,
+      isin: s.isin,
+      isin2: s.isin2,
+      first_available_date: s.first_date,
+      latest_available_date: s.last_date,
+      count: data.length,
+      data,
+      is_active: s.is_active,
+      end_of_life: endOfLife,
+      ...(next?.length ? { continued_as: next } : {}),
+      ...(notes.length ? { notes } : {}),
+    });
+  }
+  return out;
+}
+
+function emptyWindowNote(s: ResolvedScheme, w: NavParams): string {
+  const asked = [w.since && `from ${w.since}`, w.to && `to ${w.to}`].filter(Boolean).join(' ');
+  const late = w.since && w.since > s.last_date ? ' (no NAV published for those dates yet, or the scheme has ended)' : '';
+  return `No NAV ${asked || 'in the window'}${late}; this scheme has NAVs from ${s.first_date} to ${s.last_date}.`;
+}

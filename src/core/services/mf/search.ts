@@ -1,0 +1,207 @@
+import type { Engine, Param } from '../../engine/engine.js';
+import {
+  BROWSE_VOCABULARY_FILTERS,
+  SEARCH_TEXT_FILTERS,
+  type SearchParams,
+  type SearchTextFilter,
+} from '../../contract/mf-params.js';
+
+/**
+ * Relevance of a plain-q match (higher first): the tier plus ACTIVE_BONUS for a live scheme. Tiers
+ * are 20 apart and the bonus is 10, so a live scheme beats a matured one only within the same tier.
+ */
+export const RELEVANCE_TIERS = {
+  exact_id: 100, // q is the scheme code, its ISIN or its reinvestment ISIN
+  name_prefix: 80, // the name starts with q
+  whole_words: 60, // q appears as whole words in the name
+  contains: 40, // the name contains q anywhere
+  all_words: 20, // every word of q appears in the name, in any order
+} as const;
+export const ACTIVE_BONUS = 10;
+
+/** Snapshot column(s) each text filter reads. `exclude` reads the name and the AMC, never the category. */
+const FILTER_COLUMNS: Record<SearchTextFilter, readonly string[]> = {
+  category: ['category'],
+  sub_category: ['category_sub'],
+  group: ['category_group_clean', 'category_group'],
+  amc: ['amc'],
+  plan: ['scheme_plan'],
+  option: ['scheme_option'],
+  scheme_type: ['scheme_type'],
+  isin: ['isin', 'isin2'],
+  txic_code: ['txic_code'],
+  exclude: ['scheme_name', 'amc'],
+};
+
+/** Column whose distinct values a zero-match browse lists for each vocabulary filter. */
+const VOCABULARY_COLUMN: Record<(typeof BROWSE_VOCABULARY_FILTERS)[number], string> = {
+  group: 'category_group_clean',
+  category: 'category',
+  sub_category: 'category_sub',
+  plan: 'scheme_plan',
+  option: 'scheme_option',
+  scheme_type: 'scheme_type',
+  amc: 'amc',
+  txic_code: 'txic_code',
+};
+
+/** True when any item of the bound comma list (lower-cased) is contained in any of the columns. */
+function anyContains(list: string, columns: readonly string[]): string {
+  const hay = columns.map((c) => `contains(lower(coalesce(l.${c}, '')), x)`).join(' OR ');
+  return `len(list_filter(string_split(${list}, ','), x -> ${hay})) > 0`;
+}
+
+/**
+ * Every parameter is bound once in the `p` row; an unused filter is NULL and its predicate true, so
+ * one statement serves every combination. Text filters arrive as lower-cased comma lists.
+ */
+const PARAMS_CTE = `p AS (
+  SELECT ?::VARCHAR AS q, ${SEARCH_TEXT_FILTERS.map((f) => `?::VARCHAR AS f_${f}`).join(', ')},
+         ?::VARCHAR AS active, ?::DATE AS fdf, ?::DATE AS fdt, ?::DATE AS ldf, ?::DATE AS ldt
+)`;
+
+const FILTERS_WHERE = [
+  ...SEARCH_TEXT_FILTERS.map((f) =>
+    f === 'exclude'
+      ? `(p.f_exclude IS NULL OR NOT (${anyContains('p.f_exclude', FILTER_COLUMNS.exclude)}))`
+      : `(p.f_${f} IS NULL OR ${anyContains(`p.f_${f}`, FILTER_COLUMNS[f])})`,
+  ),
+  `(p.active = 'all' OR l.is_active = (p.active = 'active'))`,
+  `(p.fdf IS NULL OR l.first_date >= p.fdf)`,
+  `(p.fdt IS NULL OR l.first_date <= p.fdt)`,
+  `(p.ldf IS NULL OR l.last_date >= p.ldf)`,
+  `(p.ldt IS NULL OR l.last_date <= p.ldt)`,
+].join('\n    AND ');
+
+/** Names are compared lower-cased with runs of non-alphanumerics as one space ("MID-CAP" ~ "mid cap"). */
+const NORM_NAME = `trim(regexp_replace(lower(l.scheme_name), '[^a-z0-9]+', ' ', 'g'))`;
+const NORM_Q = `trim(regexp_replace(lower(p.q), '[^a-z0-9]+', ' ', 'g'))`;
+
+/** Snapshot rows passing the filters, each with its q tier (NULL without q, 0 when q does not match). */
+const SCORED_CTE = `WITH ${PARAMS_CTE},
+scored AS (
+  SELECT l.*,
+    CASE
+      WHEN p.q IS NULL THEN NULL
+      WHEN l.scheme_code::VARCHAR = p.q OR upper(l.isin) = upper(p.q) OR upper(l.isin2) = upper(p.q) THEN ${RELEVANCE_TIERS.exact_id}
+      WHEN starts_with(regexp_replace(lower(l.scheme_name), '\\s+', ' ', 'g'), lower(p.q))
+        OR (${NORM_Q} <> '' AND starts_with(${NORM_NAME}, ${NORM_Q})) THEN ${RELEVANCE_TIERS.name_prefix}
+      WHEN ${NORM_Q} <> '' AND contains(' ' || ${NORM_NAME} || ' ', ' ' || ${NORM_Q} || ' ') THEN ${RELEVANCE_TIERS.whole_words}
+      WHEN contains(regexp_replace(lower(l.scheme_name), '\\s+', ' ', 'g'), lower(p.q)) THEN ${RELEVANCE_TIERS.contains}
+      WHEN ${NORM_Q} <> '' AND len(list_filter(string_split(${NORM_Q}, ' '), w -> NOT contains(${NORM_NAME}, w))) = 0
+        THEN ${RELEVANCE_TIERS.all_words}
+      ELSE 0
+    END AS tier
+  FROM mf.latest l, p
+  WHERE ${FILTERS_WHERE}
+)`;
+
+export const SEARCH_SQL = `${SCORED_CTE}
+SELECT scheme_code, scheme_name, isin, isin2, amc, scheme_type, category_group, category_group_clean, category,
+       category_sub, txic_code, scheme_plan, scheme_option, first_date, last_date, is_active, is_stale, nav, nav_date,
+       tier + CASE WHEN is_active THEN ${ACTIVE_BONUS} ELSE 0 END AS relevance,
+       count(*) OVER () AS total_matches
+FROM scored
+WHERE tier IS NULL OR tier > 0
+ORDER BY relevance DESC NULLS LAST, scheme_name, scheme_code
+LIMIT ? OFFSET ?`;
+
+/** The total when the page is empty (an offset past the end), where the window count is not there. */
+export const SEARCH_COUNT_SQL = `${SCORED_CTE}
+SELECT count(*) AS n FROM scored WHERE tier IS NULL OR tier > 0`;
+
+/** Distinct values of one vocabulary column under every other filter (so the list fits the browse). */
+export const VOCABULARY_SQL: Record<string, string> = Object.fromEntries(
+  Object.entries(VOCABULARY_COLUMN).map(([f, c]) => [
+    f,
+    `WITH ${PARAMS_CTE}
+SELECT DISTINCT l.${c} AS v FROM mf.latest l, p WHERE ${FILTERS_WHERE} AND l.${c} IS NOT NULL AND l.${c} <> '' ORDER BY 1`,
+  ]),
+);
+
+export interface CompactResult {
+  scheme_code: number;
+  scheme_name: string;
+  isin: string | null;
+  isin2: string | null;
+  category_sub: string | null;
+  is_active: boolean;
+  relevance: number;
+}
+
+export interface RichResult extends Omit<CompactResult, 'relevance'> {
+  amc: string;
+  scheme_type: string | null;
+  category_group: string;
+  category_group_clean: string;
+  category: string;
+  txic_code: string | null;
+  scheme_plan: string;
+  scheme_option: string;
+  first_date: string;
+  last_date: string;
+  is_stale: boolean | null;
+  nav: number;
+  nav_date: string;
+  /** Present when q was given. */
+  relevance?: number;
+}
+
+export interface CompactSearchResponse {
+  query: string;
+  count: number;
+  results: CompactResult[];
+}
+
+export interface BrowseResponse {
+  query: string | null;
+  count: number;
+  total_matches: number;
+  limit: number;
+  offset: number;
+  results: RichResult[];
+  /** Zero matches only: the values each vocabulary filter used could take. */
+  valid_values?: Partial<Record<(typeof BROWSE_VOCABULARY_FILTERS)[number], string[]>>;
+}
+
+/**
+ * Bound values in PARAMS_CTE order. `except` leaves one text filter out (its facet); `bare` keeps only
+ * q and active (the whole vocabulary).
+ */
+function bind(s: SearchParams, opts: { except?: SearchTextFilter; bare?: boolean } = {}): Param[] {
+  const dates = [s.first_date_from, s.first_date_to, s.last_date_from, s.last_date_to];
+  return [
+    s.q ?? null,
+    ...SEARCH_TEXT_FILTERS.map((f) => (opts.bare || f === opts.except ? null : s.filters[f]?.join(',') ?? null)),
+    s.active,
+    ...dates.map((d) => (opts.bare ? null : d ?? null)),
+  ];
+}
+
+export async function search(engine: Engine, s: SearchParams): Promise<CompactSearchResponse | BrowseResponse> {
+  const rows = await engine.all<RichResult & { total_matches: number }>(SEARCH_SQL, [...bind(s), s.limit, s.offset]);
+  if (!s.filtered) {
+    const results = rows.map(({ scheme_code, scheme_name, isin, isin2, category_sub, is_active, relevance }) => ({
+      scheme_code, scheme_name, isin, isin2, category_sub, is_active, relevance: relevance!,
+    }));
+    return { query: s.q!, count: results.length, results };
+  }
+  const total =
+    rows.length > 0 ? rows[0].total_matches : (await engine.all<{ n: number }>(SEARCH_COUNT_SQL, bind(s)))[0].n;
+  const results = rows.map(({ total_matches: _t, relevance, ...r }) => (s.q === undefined ? r : { ...r, relevance }));
+  const out: BrowseResponse = { query: s.q ?? null, count: results.length, total_matches: total, limit: s.limit, offset: s.offset, results };
+  if (total === 0) {
+    const used = BROWSE_VOCABULARY_FILTERS.filter((f) => s.filters[f]);
+    if (used.length) {
+      out.valid_values = {};
+      // Each filter's values under the other filters; when those leave nothing, the whole vocabulary.
+      const values = async (f: SearchTextFilter, opts: { except?: SearchTextFilter; bare?: boolean }) =>
+        (await engine.all<{ v: string }>(VOCABULARY_SQL[f], bind(s, opts))).map((r) => r.v);
+      for (const f of used) {
+        const faceted = await values(f, { except: f });
+        out.valid_values[f] = faceted.length ? faceted : await values(f, { bare: true });
+      }
+    }
+  }
+  return out;
+}
