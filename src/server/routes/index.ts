@@ -5,4 +5,5 @@ export type RouteModule = (app: FastifyInstance, deps: ServerDeps) => Promise<vo
 
 /** One line per service: each module registers its routes (and its own error envelope). */
 export const routeModules: Array<() => Promise<RouteModule>> = [
+  () => import('./mf.js').then((m) => m.default),
 ];
