@@ -9,4 +9,7 @@ export interface Command {
 
 /** Each command lives in its own module; add one line here per command. */
 export const commands: Array<() => Promise<Command>> = [
+  () => import('./sync.js').then((m) => m.default),
+  () => import('./status.js').then((m) => m.default),
+  () => import('./sql.js').then((m) => m.default),
 ];

@@ -1,0 +1,32 @@
+import { bool, str, type Args } from '../args.js';
+import { FsStorage } from '../../core/storage/fs.js';
+import { SERVICES } from '../../core/sync/datasets.js';
+import { readState } from '../../core/sync/state.js';
+import { statusOf } from '../../core/store/store.js';
+import type { Command } from './index.js';
+
+const command: Command = {
+  name: 'status',
+  summary: 'what is stored locally: generation, ETag, rows, bytes, last sync per dataset',
+  usage: 'npm run cli -- status --data DIR [--json]',
+  async run(args: Args) {
+    const state = await readState(new FsStorage(str(args, 'data')));
+    const list = SERVICES.flatMap((s) => (state.datasets[s] ? [statusOf(state.datasets[s]!)] : []));
+    if (bool(args, 'json')) {
+      process.stdout.write(`${JSON.stringify(list)}\n`);
+      return;
+    }
+    if (list.length === 0) {
+      process.stdout.write('no data yet: run `npm run cli -- sync --source URL --data DIR`\n');
+      return;
+    }
+    for (const d of list) {
+      process.stdout.write(
+        `${d.dataset.padEnd(11)} generation ${d.generation}  rows ${d.rows}  bytes ${d.bytes}  last sync ${d.last_sync}  etag ${d.etag ?? '-'}\n`,
+      );
+      for (const [t, info] of Object.entries(d.tables)) process.stdout.write(`  ${d.dataset}.${t.padEnd(22)} ${String(info.rows).padStart(10)} rows  from ${info.file}\n`);
+      for (const e of d.errors) process.stdout.write(`  last error: ${e}\n`);
+    }
+  },
+};
+export default command;
