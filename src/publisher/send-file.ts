@@ -145,19 +145,21 @@ export async function writeBody(
   let sent = 0;
   const began = Date.now();
   if (cut > 0) {
-    const stream = file.fh.createReadStream({ start, end: start + cut - 1, highWaterMark: 64 * 1024, autoClose: false });
+    // Throttled bodies go out in tenth-of-a-second slices, each sent when it is due.
+    const rate = faults.bytesPerSecond;
+    const highWaterMark = rate === undefined ? 64 * 1024 : Math.max(1, Math.min(64 * 1024, Math.floor(rate / 10)));
+    const stream = file.fh.createReadStream({ start, end: start + cut - 1, highWaterMark, autoClose: false });
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         if (res.destroyed) break;
+        if (rate !== undefined) {
+          const wait = began + (sent / rate) * 1000 - Date.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        }
         const eca = faults.etagChangeAfter;
         if (eca !== undefined && sent <= eca && eca < sent + chunk.length) onEtagChange();
         sent += chunk.length;
         if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
-        if (faults.bytesPerSecond !== undefined) {
-          const due = began + (sent / faults.bytesPerSecond) * 1000;
-          const wait = due - Date.now();
-          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        }
       }
     } finally {
       stream.destroy();
