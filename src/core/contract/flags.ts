@@ -320,8 +320,8 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; error: ErrorSpe
 
 /** What a service or validator knows about an error; the front door adds path and help. */
 export interface ErrorSpec {
-  status: 404 | 422 | 429;
-  error: 'not_found' | 'unprocessable_entity' | 'rate_limited';
+  status: 404 | 405 | 422 | 429 | 503;
+  error: 'not_found' | 'method_not_allowed' | 'unprocessable_entity' | 'rate_limited' | 'service_unavailable';
   message: string;
   hint: string;
   field?: string;
@@ -374,6 +374,13 @@ function scalar(q: RawQuery, key: string): Validated<string | undefined> {
   return { ok: true, value: v };
 }
 
+/** A misspelt parameter would otherwise be ignored and its default used without a word. */
+function known(q: RawQuery, keys: readonly string[]): Validated<true> {
+  const bad = Object.keys(q).find((k) => !keys.includes(k));
+  if (bad === undefined) return { ok: true, value: true };
+  return invalid(bad, `Unknown parameter '${bad}'.`, `This endpoint takes: ${keys.join(', ') || 'no parameters'}.`);
+}
+
 function integer(q: RawQuery, key: string, dflt: number, min: number, max: number): Validated<number> {
   const s = scalar(q, key);
   if (!s.ok) return s;
@@ -393,8 +400,21 @@ function format(q: RawQuery): Validated<ResponseFormat> {
   return invalid('format', `Parameter 'format' must be json or tsv, got '${s.value}'.`, `Use format=json (default) or format=tsv; files are at ${FLAGS_BASE}/download/{table_name}.`);
 }
 
+export const NO_PARAMS: readonly string[] = [];
+export const DATA_PARAMS = ['limit', 'offset', 'format'] as const;
+export const COMPANY_PARAMS = ['tables', 'format'] as const;
+export const SCORECARD_PARAMS = ['limit', 'offset', 'as_of'] as const;
+export const COMPANY_SCORECARD_PARAMS = ['as_of'] as const;
+
+/** For endpoints without parameters. */
+export function validateNoParams(q: RawQuery): Validated<true> {
+  return known(q, NO_PARAMS);
+}
+
 export function validateDataParams(tableName: string, q: RawQuery): Validated<DataParams> {
   if (!isFlagsTable(tableName)) return { ok: false, error: unknownTable(tableName) };
+  const k = known(q, DATA_PARAMS);
+  if (!k.ok) return k;
   const limit = integer(q, 'limit', DATA_DEFAULTS.limit, 1, LIMITS.maxPageSize);
   if (!limit.ok) return limit;
   const offset = integer(q, 'offset', DATA_DEFAULTS.offset, 0, Number.MAX_SAFE_INTEGER);
@@ -407,6 +427,8 @@ export function validateDataParams(tableName: string, q: RawQuery): Validated<Da
 export function validateCompanyParams(identifier: string, q: RawQuery): Validated<CompanyParams> {
   const id = identifier.trim();
   if (id === '') return { ok: false, error: unknownCompany(identifier, false) };
+  const k = known(q, COMPANY_PARAMS);
+  if (!k.ok) return k;
   const t = scalar(q, 'tables');
   if (!t.ok) return t;
   let tables: FlagsTable[] = [...TABLE_NAMES];
@@ -434,6 +456,8 @@ function asOf(q: RawQuery): Validated<string | null> {
 }
 
 export function validateScorecardParams(q: RawQuery): Validated<ScorecardParams> {
+  const k = known(q, SCORECARD_PARAMS);
+  if (!k.ok) return k;
   const limit = integer(q, 'limit', SCORECARD_DEFAULTS.limit, 1, SCORECARD_MAX_LIMIT);
   if (!limit.ok) return limit;
   const offset = integer(q, 'offset', SCORECARD_DEFAULTS.offset, 0, Number.MAX_SAFE_INTEGER);
@@ -451,6 +475,8 @@ export interface CompanyScorecardParams {
 export function validateCompanyScorecardParams(identifier: string, q: RawQuery): Validated<CompanyScorecardParams> {
   const id = identifier.trim();
   if (id === '') return { ok: false, error: unknownCompany(identifier, false) };
+  const k = known(q, COMPANY_SCORECARD_PARAMS);
+  if (!k.ok) return k;
   const a = asOf(q);
   if (!a.ok) return a;
   return { ok: true, value: { identifier: id, as_of: a.value } };
