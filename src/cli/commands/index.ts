@@ -12,4 +12,5 @@ export const commands: Array<() => Promise<Command>> = [
   () => import('./sync.js').then((m) => m.default),
   () => import('./status.js').then((m) => m.default),
   () => import('./sql.js').then((m) => m.default),
+  () => import('./serve.js').then((m) => m.default),
 ];

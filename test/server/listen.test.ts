@@ -1,0 +1,45 @@
+import { describe, it, expect, afterAll } from 'vitest';
+import { request } from 'node:http';
+import { NodeEngine } from '../../src/core/engine/node.js';
+import { listen, BindError } from '../../src/server/listen.js';
+
+/** Raw request so the Host and Origin headers are exactly what a rebinding page would send. */
+function get(url: string, headers: Record<string, string>): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('local server binding and origin guard', async () => {
+  const engine = await NodeEngine.open();
+  const server = await listen({ engine }, { allowedOrigins: ['http://127.0.0.1:5173'] });
+  afterAll(async () => {
+    await server.close();
+    await engine.close();
+  });
+
+  it('binds to loopback and refuses other addresses without the explicit flag', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await expect(listen({ engine }, { host: '0.0.0.0' })).rejects.toThrow(BindError);
+  });
+
+  it('refuses a foreign Host header (DNS rebinding)', async () => {
+    const res = await get(`${server.url}/mcp`, { host: 'attacker.example:80' });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body)).toMatchObject({ error: 'forbidden', status: 403 });
+  });
+
+  it("refuses other sites' origins and answers the app's own with CORS headers", async () => {
+    const evil = await get(`${server.url}/no-such-path`, { origin: 'https://evil.example' });
+    expect(evil.status).toBe(403);
+    const own = await get(`${server.url}/no-such-path`, { origin: 'http://127.0.0.1:5173' });
+    expect(own.status).toBe(404);
+    expect(own.headers['access-control-allow-origin']).toBe('http://127.0.0.1:5173');
+  });
+});
