@@ -6,4 +6,5 @@ export type ToolModule = (server: McpServer, deps: ServerDeps) => void;
 /** One line per service: each module registers its MCP tools, calling the same core functions. */
 export const toolModules: Array<() => Promise<ToolModule>> = [
   () => import('./mf.js').then((m) => m.default),
+  () => import('./flags.js').then((m) => m.default),
 ];

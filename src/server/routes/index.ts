@@ -6,4 +6,6 @@ export type RouteModule = (app: FastifyInstance, deps: ServerDeps) => Promise<vo
 /** One line per service: each module registers its routes (and its own error envelope). */
 export const routeModules: Array<() => Promise<RouteModule>> = [
   () => import('./mf.js').then((m) => m.default),
+  () => import('./flags.js').then((m) => m.default),
+  () => import('./indicators.js').then((m) => m.default),
 ];
