@@ -14,6 +14,26 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
+export const PROXY = '/publisher';
+
+/** Streams one request to `target` and its response back unchanged (ranges, validators, 429s). */
+function forward(req: http.IncomingMessage, res: http.ServerResponse, target: URL): void {
+  const headers = { ...req.headers, host: target.host };
+  delete headers.origin;
+  delete headers.referer;
+  const up = http.request(target, { method: req.method, headers }, (r) => {
+    res.writeHead(r.statusCode ?? 502, r.headers);
+    r.pipe(res);
+  });
+  up.on('error', (e) => {
+    if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: 'bad_gateway', status: 502, message: `embedded publisher unreachable: ${e.message}` }));
+  });
+  // The browser gave up (a cancelled download): stop reading from the publisher too.
+  res.once('close', () => up.destroy());
+  req.pipe(up);
+}
+
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -30,9 +50,27 @@ const TYPES: Record<string, string> = {
  * configured sources exactly; there are deliberately no COOP/COEP headers (cross-origin isolation
  * makes DuckDB-WASM pick the bundle that broke OPFS file handles).
  */
-export async function serveApp(opts: { dist: string; config: AppConfigFile; port?: number }): Promise<AppServer> {
+export interface ServeAppOptions {
+  dist: string;
+  /** config.json; a source may be a path on this server (`/publisher`), made absolute here. */
+  config: AppConfigFile;
+  port?: number;
+  /**
+   * Forwards `/publisher/*` to the embedded publisher, so the app reaches it same-origin: the
+   * publisher sends no CORS headers (the hosted services are not browser APIs either).
+   */
+  publisher?: string;
+}
+
+export async function serveApp(opts: ServeAppOptions): Promise<AppServer> {
   const root = path.resolve(opts.dist);
-  const origins = [...new Set([...Object.values(opts.config.sources), opts.config.server].filter(Boolean).map((u) => new URL(u!).origin))];
+  const origins = [
+    ...new Set(
+      [...Object.values(opts.config.sources), opts.config.server]
+        .filter((u): u is string => Boolean(u) && /^https?:/.test(u!))
+        .map((u) => new URL(u).origin),
+    ),
+  ];
   const csp = [
     "default-src 'self'",
     "script-src 'self' 'wasm-unsafe-eval'",
@@ -44,12 +82,16 @@ export async function serveApp(opts: { dist: string; config: AppConfigFile; port
     "base-uri 'self'",
     "form-action 'none'",
   ].join('; ');
-  const configBody = JSON.stringify(opts.config);
+  let configBody = '';
 
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (opts.publisher && (url.pathname === PROXY || url.pathname.startsWith(`${PROXY}/`))) {
+      forward(req, res, new URL(url.pathname.slice(PROXY.length) + url.search, opts.publisher));
       return;
     }
     if (url.pathname === '/config.json') {
@@ -96,8 +138,14 @@ export async function serveApp(opts: { dist: string; config: AppConfigFile; port
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  const origin = `http://127.0.0.1:${port}`;
+  const absolute = (u: string) => (u.startsWith('/') ? `${origin}${u}` : u);
+  configBody = JSON.stringify({
+    ...opts.config,
+    sources: Object.fromEntries(Object.entries(opts.config.sources).map(([k, v]) => [k, absolute(v)])),
+  });
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: `${origin}/`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

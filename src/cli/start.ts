@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { serveApp } from './app-server.js';
+import { PROXY, serveApp } from './app-server.js';
 
 /**
  * `npm start`: demo data (generated once into ./sample-data), the stand-in publisher on loopback as
@@ -29,13 +29,14 @@ async function main(): Promise<void> {
   const app = await serveApp({
     dist: path.join(root, 'dist'),
     port: Number(process.env.ALMANAC_APP_PORT ?? 5173),
-    config: { sources: { indicators: publisherUrl, mf: publisherUrl, flags: publisherUrl } },
+    publisher: publisherUrl,
+    config: { sources: { indicators: PROXY, mf: PROXY, flags: PROXY } },
   });
 
   console.log(`
 Almanac is running (loopback only):
   app        ${app.url}
-  publisher  ${publisherUrl}   (embedded demo source: ${dataDir})
+  publisher  ${publisherUrl}   (embedded demo source: ${dataDir}; the app reaches it at ${app.url}publisher)
 
 Open the app, go to Data and press Sync. Ctrl-C stops everything.`);
 

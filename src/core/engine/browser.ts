@@ -5,6 +5,10 @@ import ehWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
 import { OFFLINE_SETTINGS, type Engine, type Param } from './engine.js';
 import { tableToRows } from './rows.js';
 
+export interface BrowserEngineOptions {
+  path?: string;
+}
+
 /**
  * DuckDB-WASM in a Web Worker (AsyncDuckDB) behind the Engine interface. The 'eh' bundle is picked
  * explicitly: selectBundle would choose 'coi' on a cross-origin-isolated page, and that bundle broke
@@ -16,15 +20,36 @@ export class BrowserEngine implements Engine {
     private conn: duckdb.AsyncDuckDBConnection,
   ) {}
 
-  static async open(): Promise<BrowserEngine> {
+  /**
+   * Without `path`: an in-memory main database with direct I/O, so several OPFS files can be
+   * ATTACHed as schemas. With `path` (`opfs://x.duckdb`): that file as the main database, the way the
+   * sync engine builds a new generation in a worker of its own.
+   */
+  static async open(opts: BrowserEngineOptions = {}): Promise<BrowserEngine> {
     const worker = new Worker(ehWorker);
     const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), worker);
     await db.instantiate(ehWasm);
-    // In-memory main database with direct I/O, so several OPFS files can be ATTACHed as schemas.
-    await db.open({ path: ':memory:', useDirectIO: true, query: { castBigIntToDouble: false } });
+    await db.open({
+      path: opts.path ?? ':memory:',
+      accessMode: duckdb.DuckDBAccessMode.READ_WRITE,
+      useDirectIO: opts.path === undefined,
+      query: { castBigIntToDouble: false },
+    });
     const conn = await db.connect();
     await conn.query(OFFLINE_SETTINGS);
     return new BrowserEngine(db, conn);
+  }
+
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * One statement at a time on the connection: a pending query started while another is being
+   * polled cancels the first ("cancelled ... by executing a different query"), and views ask in parallel.
+   */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   async all<T>(sql: string, params?: Param[]): Promise<T[]> {
@@ -32,22 +57,24 @@ export class BrowserEngine implements Engine {
   }
 
   /** Runs as a pending query (polled by the worker), so `cancel()` can interrupt it. */
-  async arrow(sql: string, params?: Param[]): Promise<Table> {
-    if (!params || params.length === 0) return collect(await this.conn.send(sql, true));
-    const stmt = await this.conn.prepare(sql);
-    try {
-      return collect(await stmt.send(...params));
-    } finally {
-      await stmt.close();
-    }
+  arrow(sql: string, params?: Param[]): Promise<Table> {
+    return this.serial(async () => {
+      if (!params || params.length === 0) return collect(await this.conn.send(sql, true));
+      const stmt = await this.conn.prepare(sql);
+      try {
+        return await collect(await stmt.send(...params));
+      } finally {
+        await stmt.close();
+      }
+    });
   }
 
-  async exec(sql: string): Promise<void> {
-    await this.conn.query(sql);
+  exec(sql: string): Promise<void> {
+    return this.serial(async () => void (await this.conn.query(sql)));
   }
 
-  async insertArrowIPC(ipc: Uint8Array, t: { schema?: string; name: string; create: boolean }): Promise<void> {
-    await this.conn.insertArrowFromIPCStream(ipc, { name: t.name, schema: t.schema, create: t.create });
+  insertArrowIPC(ipc: Uint8Array, t: { schema?: string; name: string; create: boolean }): Promise<void> {
+    return this.serial(() => this.conn.insertArrowFromIPCStream(ipc, { name: t.name, schema: t.schema, create: t.create }));
   }
 
   /** `path` is an OPFS path (`opfs://x.duckdb`); its WAL is registered too, or ATTACH fails. */
@@ -68,8 +95,10 @@ export class BrowserEngine implements Engine {
     return this.conn.cancelSent();
   }
 
+  /** Drops every registered file first: that releases OPFS access handles before the worker ends. */
   async close(): Promise<void> {
     await this.conn.close();
+    await this.db.dropFiles();
     await this.db.terminate();
   }
 }

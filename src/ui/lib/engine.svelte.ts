@@ -1,15 +1,16 @@
-import { BrowserEngine } from '../../core/engine/browser.js';
+import type { BrowserEngine } from '../../core/engine/browser.js';
+import { getStore } from './store.svelte.js';
 
 export const engineState = $state<{ status: 'starting' | 'ready' | 'error'; error?: string }>({ status: 'starting' });
 
 let ready: Promise<BrowserEngine> | undefined;
 
-/** One DuckDB worker for the whole app, started on first use. */
+/** The app's one DuckDB worker: the store's engine, with every synced dataset attached. */
 export function getEngine(): Promise<BrowserEngine> {
-  ready ??= BrowserEngine.open().then(
-    (e) => {
+  ready ??= getStore().then(
+    (s) => {
       engineState.status = 'ready';
-      return e;
+      return s.store.engine as BrowserEngine;
     },
     (err: unknown) => {
       engineState.status = 'error';

@@ -1,6 +1,7 @@
 import { tableToIPC, type Table } from 'apache-arrow';
 import type { Row } from '../../core/engine/engine.js';
 import { converter } from '../../core/engine/rows.js';
+import { initParquet } from './parquet.js';
 
 export type Delimited = 'csv' | 'tsv';
 
@@ -38,21 +39,8 @@ export function tableToDelimited(table: Table, kind: Delimited): Blob {
   return new Blob(parts, { type: kind === 'csv' ? 'text/csv' : 'text/tab-separated-values' });
 }
 
-let parquetReady: Promise<typeof import('parquet-wasm/esm')> | undefined;
-
-/** parquet-wasm is loaded on first use; its wasm is precached, so this works offline. */
-function parquet(): Promise<typeof import('parquet-wasm/esm')> {
-  parquetReady ??= (async () => {
-    const mod = await import('parquet-wasm/esm');
-    const wasmUrl = (await import('parquet-wasm/esm/parquet_wasm_bg.wasm?url')).default;
-    await mod.default({ module_or_path: wasmUrl });
-    return mod;
-  })();
-  return parquetReady;
-}
-
 export async function tableToParquet(table: Table): Promise<Blob> {
-  const pq = await parquet();
+  const pq = await initParquet();
   const props = new pq.WriterPropertiesBuilder().setCompression(pq.Compression.ZSTD).build();
   const bytes = pq.writeParquet(pq.Table.fromIPCStream(tableToIPC(table, 'stream')), props);
   return new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/vnd.apache.parquet' });

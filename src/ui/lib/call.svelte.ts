@@ -1,0 +1,46 @@
+import { getEngine } from './engine.svelte.js';
+import type { Engine } from '../../core/engine/engine.js';
+
+/** The state of one core call: what a view shows while it loads, when it fails, and its result. */
+export interface Call<T> {
+  loading: boolean;
+  error: string | null;
+  value: T | null;
+}
+
+/**
+ * Runs `fn` against the app's engine and tracks it. A newer call supersedes an older one, so a slow
+ * answer to an old search never overwrites a newer one.
+ */
+export function caller<T>() {
+  const state = $state<Call<T>>({ loading: false, error: null, value: null });
+  let seq = 0;
+  return {
+    state,
+    async run(fn: (engine: Engine) => Promise<T>): Promise<void> {
+      const mine = ++seq;
+      state.loading = true;
+      state.error = null;
+      try {
+        const v = await fn(await getEngine());
+        if (mine === seq) state.value = v;
+      } catch (e) {
+        if (mine === seq) {
+          state.error = errorText(e);
+          state.value = null;
+        }
+      } finally {
+        if (mine === seq) state.loading = false;
+      }
+    },
+  };
+}
+
+/** Core errors carry the spec's envelope (message, hint); a missing table means "not synced yet". */
+export function errorText(e: unknown): string {
+  const err = e as { message?: string; body?: { message?: string; hint?: string }; spec?: { hint?: string }; hint?: string };
+  const msg = err?.body?.message ?? err?.message ?? String(e);
+  if (/does not exist|not found.*Catalog|Catalog Error/i.test(msg)) return `${msg} — this dataset is not synced yet: open Data and press Sync.`;
+  const hint = err?.body?.hint ?? err?.spec?.hint ?? err?.hint;
+  return hint ? `${msg} ${hint}` : msg;
+}

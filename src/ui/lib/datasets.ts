@@ -1,0 +1,50 @@
+import { parseManifest, type ManifestBody } from '../../core/sync/manifest.js';
+import { SERVICE_DEFS, planFiles, type FormatChoice, type PlannedFile, type Service } from '../../core/sync/datasets.js';
+import { manifestPath, splitFileName } from '../../core/contract/files.js';
+import type { DatasetState } from '../../core/sync/state.js';
+
+export type LocalState = 'absent' | 'current' | 'update' | 'unknown';
+
+export interface SourceCheck {
+  service: Service;
+  base: string;
+  manifest: ManifestBody | null;
+  /** What a sync would fetch, with the user's format choice. */
+  plan: PlannedFile[];
+  /** Everything the manifest offers: name, format, size, rows. */
+  offered: { name: string; format: string; size: number; rows: number | null }[];
+  local: LocalState;
+  error: string | null;
+}
+
+/**
+ * Asks a source for its manifest, conditionally on what is stored: a 304 means the local copy is
+ * current. Reads the manifest with the sync engine's own untrusting parser.
+ */
+export async function checkSource(service: Service, base: string, stored: DatasetState | undefined, choice: FormatChoice): Promise<SourceCheck> {
+  const out: SourceCheck = { service, base, manifest: null, plan: [], offered: [], local: stored ? 'unknown' : 'absent', error: null };
+  const sameSource = stored && stored.source_url === base.replace(/\/+$/, '');
+  try {
+    const res = await fetch(`${base.replace(/\/+$/, '')}${manifestPath(service)}`, {
+      headers: sameSource && stored.manifest_etag ? { 'If-None-Match': stored.manifest_etag } : {},
+      cache: 'no-store',
+    });
+    if (res.status === 304) {
+      out.local = 'current';
+      // The plan is shown from what is stored, since the manifest body was not sent again.
+      out.plan = Object.values(stored!.sources).map((s) => ({ name: s.file, suffix: s.suffix, tables: s.tables, size: s.bytes, rows: s.rows }));
+      out.offered = out.plan.map((p) => ({ name: p.name, format: p.suffix, size: p.size, rows: p.rows }));
+      return out;
+    }
+    if (!res.ok) throw new Error(`manifest: HTTP ${res.status}`);
+    out.manifest = parseManifest(await res.text());
+    out.plan = planFiles(SERVICE_DEFS[service], out.manifest.files, choice);
+    out.offered = Object.entries(out.manifest.files)
+      .map(([name, f]) => ({ name, format: splitFileName(name).suffix, size: f.size, rows: f.rows }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    if (stored) out.local = 'update';
+  } catch (e) {
+    out.error = e instanceof Error ? e.message : String(e);
+  }
+  return out;
+}

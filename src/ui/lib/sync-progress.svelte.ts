@@ -1,0 +1,102 @@
+import type { SyncEvent } from '../../core/sync/progress.js';
+import type { Service } from '../../core/sync/datasets.js';
+
+/** What one file's row in the sync panel shows, folded from the sync engine's events. */
+export interface FileProgress {
+  service: Service;
+  file: string;
+  bytes: number;
+  total: number;
+  rate: number;
+  eta: number | null;
+  status: 'waiting' | 'downloading' | 'done' | 'not_modified' | 'failed' | 'ingesting';
+  /** Seconds left of a 429 / Retry-After wait, counted down by the panel. */
+  waitUntil: number | null;
+  waitReason: string | null;
+  error: string | null;
+  rows: number | null;
+}
+
+export interface SyncRun {
+  running: boolean;
+  files: Record<string, FileProgress>;
+  serviceErrors: Partial<Record<Service, string>>;
+  switched: Partial<Record<Service, number>>;
+  log: string[];
+}
+
+export const run = $state<SyncRun>({ running: false, files: {}, serviceErrors: {}, switched: {}, log: [] });
+
+export function resetRun(): void {
+  run.files = {};
+  run.serviceErrors = {};
+  run.switched = {};
+  run.log = [];
+}
+
+function entry(service: Service, file: string): FileProgress {
+  const key = `${service}/${file}`;
+  return (run.files[key] ??= {
+    service, file, bytes: 0, total: 0, rate: 0, eta: null, status: 'waiting',
+    waitUntil: null, waitReason: null, error: null, rows: null,
+  });
+}
+
+export function onSyncEvent(e: SyncEvent): void {
+  switch (e.type) {
+    case 'manifest':
+      run.log.push(`${e.service}: manifest ${e.status === 'fetched' ? 'fetched' : 'unchanged (304)'}`);
+      break;
+    case 'file-start': {
+      const f = entry(e.service, e.file);
+      Object.assign(f, { status: 'downloading', total: e.total, bytes: e.offset, waitUntil: null, error: null });
+      break;
+    }
+    case 'progress': {
+      const f = entry(e.service, e.file);
+      Object.assign(f, { status: 'downloading', bytes: e.bytes, total: e.total, rate: e.rate, eta: e.eta, waitUntil: null });
+      break;
+    }
+    case 'waiting': {
+      if (e.file) {
+        const f = entry(e.service, e.file);
+        f.waitUntil = Date.now() + e.seconds * 1000;
+        f.waitReason = e.reason === 'backoff' ? 'retrying after an error' : 'rate limit (HTTP 429): waiting as the publisher asked';
+      }
+      run.log.push(`${e.service}: waiting ${e.seconds} s (${e.reason})`);
+      break;
+    }
+    case 'file-done': {
+      const f = entry(e.service, e.file);
+      f.waitUntil = null;
+      if (e.status === 'failed') Object.assign(f, { status: 'failed', error: e.error ?? 'failed' });
+      else if (e.status === 'not_modified') Object.assign(f, { status: 'not_modified', bytes: f.total });
+      else Object.assign(f, { status: 'done', bytes: Math.max(f.bytes, f.total) });
+      break;
+    }
+    case 'ingest': {
+      const f = entry(e.service, e.file);
+      f.rows = (f.rows ?? 0) + e.rows;
+      run.log.push(`${e.service}: loaded ${e.table} (${e.rows.toLocaleString('en-US')} rows)`);
+      break;
+    }
+    case 'switched':
+      run.switched[e.service] = e.generation;
+      run.log.push(`${e.service}: generation ${e.generation} is now current`);
+      break;
+    case 'service-failed':
+      run.serviceErrors[e.service] = e.error;
+      run.log.push(`${e.service} failed: ${e.error}`);
+      break;
+  }
+}
+
+/** What the user can do about an error, in words. */
+export function advice(error: string): string {
+  if (/429|rate/i.test(error)) return 'The publisher is rate-limiting: wait a minute and press Sync again; finished files are kept.';
+  if (/fetch|network|Failed to fetch|ECONN|unreachable/i.test(error)) return 'The source did not answer: check the base URL and your connection, then Sync again. Partial downloads resume.';
+  if (/quota|QuotaExceeded|space/i.test(error)) return 'The browser ran out of storage: delete a dataset or allow persistent storage, then Sync again.';
+  if (/refused/i.test(error)) return 'The publisher sent something unsafe or malformed; it was not used. Check the base URL points at the right service.';
+  if (/HTTP 4\d\d/.test(error)) return 'The source rejected the request: check the base URL (it should be the service root, without /v1).';
+  return 'Press Sync again; if it keeps failing, check the base URL. Your previous data stays available meanwhile.';
+}
