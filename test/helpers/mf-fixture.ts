@@ -1,0 +1,31 @@
+/**
+ * Tiny MF data for the service tests: the generator writes the published files once per test file,
+ * and `loadMf` loads them into a DuckDB-WASM engine the way the app sees them (schema `mf`, the
+ * contract's tables and types). read_csv over .csv.gz works offline in DuckDB-WASM; read_parquet
+ * does not. The published columns are read as text and cast by the INSERT into the contract's types,
+ * so DECIMAL stays exact and dates become DATE.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Engine } from '../../src/core/engine/engine.js';
+import { LATEST_FILE_BASE, NAV_FILE_BASE, TABLES } from '../../src/core/contract/mf.js';
+
+/** Generates the tiny MF data set (generation 1, fixed seed) into a fresh temp dir; returns DIR/mf. */
+export async function generateTinyMf(generation = 1): Promise<string> {
+  const root = mkdtempSync(path.join(tmpdir(), 'almanac-mf-'));
+  const { generate } = await import('../../src/gen/mf.js');
+  const dir = path.join(root, 'mf');
+  await generate({ scale: 'tiny', dir, generation, seed: 42 });
+  return dir;
+}
+
+export async function loadMf(engine: Engine, dir: string): Promise<void> {
+  await engine.exec(`ATTACH ':memory:' AS mf`);
+  for (const [table, base] of [[TABLES.nav, NAV_FILE_BASE], [TABLES.latest, LATEST_FILE_BASE]] as const) {
+    const file = `${base}.csv.gz`;
+    await engine.registerFile(file, path.join(dir, file));
+    await engine.exec(`CREATE TABLE mf.${table.name} (${table.columns.map((c) => `${c.name} ${c.type}`).join(', ')})`);
+    await engine.exec(`INSERT INTO mf.${table.name} BY NAME SELECT * FROM read_csv('${file}', header = true, all_varchar = true)`);
+  }
+}
