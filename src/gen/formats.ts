@@ -11,7 +11,6 @@
  *   not change is left untouched, so its ETag survives a new generation.
  */
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,7 +18,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
-import { Zip, ZipDeflate } from 'fflate';
+import { writeZip, type ZipEntry } from './zip.js';
 
 export type FileFormat =
   | 'parquet'
@@ -71,8 +70,6 @@ export interface DatabaseFilesOptions {
 type Inner = 'parquet' | 'csv' | 'tsv' | 'db' | 'duckdb' | 'json';
 type Wrap = 'none' | 'gz' | 'zip';
 
-/** DOS time has no zone and starts in 1980; local fields of this Date are 1980-01-01 00:00 everywhere. */
-const ZIP_MTIME = new Date(1980, 0, 1, 0, 0, 0);
 const GZIP_LEVEL = 6;
 
 export async function writeTableFiles(
@@ -256,42 +253,9 @@ async function gzipFile(src: string, dest: string): Promise<void> {
 }
 
 async function zipFile(src: string, innerName: string, readme: string | undefined, dest: string): Promise<void> {
-  const out = createWriteStream(dest);
-  let failure: Error | null = null;
-  let finished = false;
-  const zip = new Zip((err, chunk, final) => {
-    if (err) {
-      failure = err;
-      return;
-    }
-    out.write(chunk);
-    if (final) finished = true;
-  });
-  const entry = zipEntry(innerName);
-  zip.add(entry);
-  for await (const chunk of createReadStream(src, { highWaterMark: 1 << 20 })) {
-    entry.push(chunk as Buffer, false);
-    if (failure) break;
-    if (out.writableNeedDrain) await once(out, 'drain');
-  }
-  entry.push(new Uint8Array(0), true);
-  if (readme !== undefined) {
-    const doc = zipEntry('README.md');
-    zip.add(doc);
-    doc.push(new TextEncoder().encode(readme), true);
-  }
-  zip.end();
-  out.end();
-  await once(out, 'finish');
-  if (failure) throw failure;
-  if (!finished) throw new Error(`zip of ${innerName} did not finish`);
-}
-
-function zipEntry(name: string): ZipDeflate {
-  const entry = new ZipDeflate(name, { level: GZIP_LEVEL });
-  // Entry attributes are fields, not constructor options; unset, mtime is the clock.
-  entry.mtime = ZIP_MTIME;
-  return entry;
+  const entries: ZipEntry[] = [{ name: innerName, source: { path: src } }];
+  if (readme !== undefined) entries.push({ name: 'README.md', source: { bytes: Buffer.from(readme, 'utf8') } });
+  await writeZip(dest, entries, GZIP_LEVEL);
 }
 
 async function countRows(conn: DuckDBConnection, table: string): Promise<number> {

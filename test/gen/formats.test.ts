@@ -4,10 +4,10 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
-import { unzipSync } from 'fflate';
+import { Unzip, UnzipInflate, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeEngine } from '../../src/core/engine/node.js';
-import { sizeHuman, writeDatabaseFiles, writeTableFiles, type FileFormat } from '../../src/gen/formats.js';
+import { sizeHuman, writeDatabaseFiles, writeTableFiles, type FileFormat, type WrittenFile } from '../../src/gen/formats.js';
 
 const ALL: FileFormat[] = ['parquet', 'csv', 'csv.gz', 'csv.zip', 'tsv', 'tsv.gz', 'tsv.zip', 'db.gz', 'db.zip', 'duckdb.gz', 'duckdb.zip', 'json'];
 const README = '# nav\n\nSample README.\n';
@@ -16,6 +16,7 @@ describe('formats: bulk file writers', () => {
   let dir: string;
   let instance: DuckDBInstance;
   let conn: DuckDBConnection;
+  let first: Record<string, WrittenFile>;
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'almanac-formats-'));
@@ -30,6 +31,7 @@ describe('formats: bulk file writers', () => {
              i % 3 = 0 AS is_active
       FROM range(20000) r(i)`);
     await conn.run(`CREATE TABLE config AS SELECT 'id_' || i AS indicator_id, 'note ' || i AS notes FROM range(30) r(i)`);
+    first = await writeTableFiles(conn, { table: 'nav', dir, baseName: 'nav', formats: ALL, readme: README, csvQuoteAll: true });
   });
   afterAll(() => {
     conn.closeSync();
@@ -40,7 +42,6 @@ describe('formats: bulk file writers', () => {
   const read = (name: string): Buffer => readFileSync(path.join(dir, name));
 
   it('writes every format with its row count, and a second write leaves every file untouched', async () => {
-    const first = await writeTableFiles(conn, { table: 'nav', dir, baseName: 'nav', formats: ALL, readme: README, csvQuoteAll: true });
     expect(Object.keys(first).sort()).toEqual(ALL.map((f) => `nav.${f}`).sort());
     for (const [name, w] of Object.entries(first)) {
       expect(w.row_count).toBe(20000);
@@ -74,6 +75,23 @@ describe('formats: bulk file writers', () => {
     expect(gunzipSync(read('nav.csv.gz')).equals(read('nav.csv'))).toBe(true);
     expect(gunzipSync(read('nav.tsv.gz')).equals(read('nav.tsv'))).toBe(true);
     expect(Object.keys(unzipSync(read('nav.db.zip'))).sort()).toEqual(['README.md', 'nav.db']);
+  });
+
+  it('zips stream through fflate Unzip (what sync reads them with), entry by entry', () => {
+    const buf = read('nav.tsv.zip');
+    const got: Record<string, Buffer[]> = {};
+    const uz = new Unzip((entry) => {
+      got[entry.name] = [];
+      entry.ondata = (err, data) => {
+        if (err) throw err;
+        got[entry.name].push(Buffer.from(data));
+      };
+      entry.start();
+    });
+    uz.register(UnzipInflate);
+    for (let i = 0; i < buf.length; i += 4096) uz.push(buf.subarray(i, i + 4096), i + 4096 >= buf.length);
+    expect(Buffer.concat(got['nav.tsv']).equals(read('nav.tsv'))).toBe(true);
+    expect(Buffer.concat(got['README.md']).toString()).toBe(README);
   });
 
   it('quotes text in CSV, never in TSV, and writes numbers plain', () => {
