@@ -1,7 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
 import type { ServerDeps } from './deps.js';
 import { routeModules } from './routes/index.js';
 import { registerMcp } from './mcp/endpoint.js';
+import { rewriteV2 } from './routes/indicators.js';
 
 export interface BuildOptions {
   /** Origins allowed to call the API from a browser (the app's own origin). */
@@ -14,7 +16,7 @@ export interface BuildOptions {
  * a deliberate 4xx from a service is a bug: it becomes a 500 with a JSON body and is logged.
  */
 export async function buildServer(deps: ServerDeps, opts: BuildOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: opts.logger ?? false, routerOptions: { ignoreTrailingSlash: false } });
+  const app = Fastify({ logger: opts.logger ?? false, routerOptions: { ignoreTrailingSlash: false }, rewriteUrl: rewriteV2 });
   const allowed = new Set(opts.allowedOrigins ?? []);
 
   // DNS-rebinding and cross-site guard: only loopback Host names, only our own origins.
@@ -50,6 +52,8 @@ export async function buildServer(deps: ServerDeps, opts: BuildOptions = {}): Pr
     return reply.code(500).send({ error: 'internal_error', status: 500, path: req.url, message: 'Internal error; it has been logged.' });
   });
 
+  // Before the routes: it collects their schemas into /openapi.json as they register.
+  await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'Almanac local API', version: '3.1.0' } } });
   for (const load of routeModules) await (await load())(app, deps);
   await registerMcp(app, deps);
   return app;

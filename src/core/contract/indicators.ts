@@ -410,8 +410,9 @@ export const PARAMS = {
       type: 'object',
       properties: {
         ids: { type: 'string', description: `Comma-separated indicator ids or market symbols, at most ${LIMITS.max_ids_per_series_call}` },
-        from: { type: 'string', pattern: DATE_PATTERN, description: 'YYYY-MM-DD, inclusive' },
-        to: { type: 'string', pattern: DATE_PATTERN, description: 'YYYY-MM-DD, inclusive' },
+        // Dates are checked by parseSeriesParams (a real calendar date), so one rule gives one error type.
+        from: { type: 'string', description: 'Start date YYYY-MM-DD, inclusive' },
+        to: { type: 'string', description: 'End date YYYY-MM-DD, inclusive' },
         format: { type: 'string', enum: [...SERIES_FORMATS], default: 'json' },
       },
     },

@@ -7,4 +7,5 @@ export type RouteModule = (app: FastifyInstance, deps: ServerDeps) => Promise<vo
 export const routeModules: Array<() => Promise<RouteModule>> = [
   () => import('./mf.js').then((m) => m.default),
   () => import('./flags.js').then((m) => m.default),
+  () => import('./indicators.js').then((m) => m.default),
 ];

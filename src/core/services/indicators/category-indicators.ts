@@ -1,0 +1,41 @@
+import type { Engine } from '../../engine/engine.js';
+import {
+  CATEGORIES,
+  CATEGORY_IDS,
+  ServiceError,
+  isCategoryId,
+  type CategoryListing,
+  type CompactIndicatorRow,
+  type IndicatorRow,
+} from '../../contract/indicators.js';
+
+export const CATEGORY_INDICATORS_SQL = `
+SELECT indicator_id, name, country, source_category, frequency, unit, source, source_series_id,
+       seasonally_adjusted, first_date, last_date, record_count, notes
+FROM indicators.indicator_config
+WHERE visible AND category = ?
+ORDER BY source_category, indicator_id`;
+
+export const CATEGORY_INDICATORS_COMPACT_SQL = `
+SELECT indicator_id, name, frequency, last_date
+FROM indicators.indicator_config
+WHERE visible AND category = ?
+ORDER BY source_category, indicator_id`;
+
+/** GET /v1/categories/{category}/indicators. An unknown category is a 404 naming the valid ones. */
+export async function categoryIndicators(
+  engine: Engine,
+  p: { category: string; compact: boolean },
+): Promise<CategoryListing> {
+  if (!isCategoryId(p.category)) {
+    throw new ServiceError(404, `Unknown category '${p.category}'. Valid categories: ${CATEGORY_IDS.join(', ')}.`, {
+      valid_categories: [...CATEGORY_IDS],
+      hint: 'GET /v1/categories lists them with one-line summaries; GET /v1/find searches across all of them.',
+    });
+  }
+  const meta = CATEGORIES.find((c) => c.category === p.category)!;
+  const indicators = p.compact
+    ? await engine.all<CompactIndicatorRow>(CATEGORY_INDICATORS_COMPACT_SQL, [p.category])
+    : await engine.all<IndicatorRow>(CATEGORY_INDICATORS_SQL, [p.category]);
+  return { ...meta, count: indicators.length, compact: p.compact, indicators };
+}

@@ -1,0 +1,118 @@
+import type { Engine, Param } from '../../engine/engine.js';
+import { LIMITS, type SeriesParams, type SeriesResponse, type SeriesRow } from '../../contract/indicators.js';
+
+/** Which catalog each requested id belongs to; ids compare case-insensitively. */
+const RESOLVE_SQL = (n: number) => `
+SELECT indicator_id, category = 'markets' AS is_market, visible
+FROM indicators.indicator_config
+WHERE lower(indicator_id) IN (${Array(n).fill('lower(?)').join(', ')})`;
+
+/** Observations of the resolved ids in [from, to]: macro values and market closes, one shape. */
+function observationsSql(macro: number, market: number, from: boolean, to: boolean): string {
+  const range = `${from ? ' AND date >= CAST(? AS DATE)' : ''}${to ? ' AND date <= CAST(? AS DATE)' : ''}`;
+  const parts: string[] = [];
+  if (macro) parts.push(`SELECT indicator_id AS id, date, value FROM indicators.macro_indicators WHERE indicator_id IN (${Array(macro).fill('?').join(', ')})${range}`);
+  if (market) parts.push(`SELECT symbol AS id, date, close AS value FROM indicators.stock_prices WHERE symbol IN (${Array(market).fill('?').join(', ')})${range}`);
+  return parts.join('\nUNION ALL\n');
+}
+
+/** The first `limit` dates of the range (one more than the cap tells us whether it was cut). */
+const PAGE_SQL = (obs: string) => `
+WITH obs AS (${obs}),
+     page AS (SELECT DISTINCT date FROM obs ORDER BY date LIMIT ?)
+SELECT obs.id, obs.date, obs.value FROM obs JOIN page USING (date) ORDER BY obs.date, obs.id`;
+
+const PRESENT_SQL = (obs: string) => `WITH obs AS (${obs}) SELECT DISTINCT id FROM obs`;
+
+/**
+ * GET /v1/series: wide rows, one per date, one column per id that has data in range. Unknown ids
+ * and ids without rows are diagnostics, never errors. Above `maxRows` dates the earliest are
+ * returned with `truncated` and `next_from`.
+ */
+export async function series(engine: Engine, p: SeriesParams, opts: { maxRows?: number } = {}): Promise<SeriesResponse> {
+  const maxRows = opts.maxRows ?? LIMITS.max_rows_per_response;
+  const found = await engine.all<{ indicator_id: string; is_market: boolean; visible: boolean }>(RESOLVE_SQL(p.ids.length), p.ids);
+  const byLower = new Map(found.map((r) => [r.indicator_id.toLowerCase(), r]));
+  const known = p.ids.map((id) => byLower.get(id.toLowerCase())).filter((r) => r !== undefined);
+  const unknown_ids = p.ids.filter((id) => !byLower.has(id.toLowerCase()));
+  const macro = known.filter((r) => r.visible && !r.is_market).map((r) => r.indicator_id);
+  const market = known.filter((r) => r.visible && r.is_market).map((r) => r.indicator_id);
+
+  let rows: SeriesRow[] = [];
+  let present = new Set<string>();
+  let truncated = false;
+  let next_from: string | null = null;
+  if (macro.length + market.length > 0) {
+    const range: Param[] = [...(p.from ? [p.from] : []), ...(p.to ? [p.to] : [])];
+    const obs = observationsSql(macro.length, market.length, p.from !== null, p.to !== null);
+    const obsParams: Param[] = [...(macro.length ? [...macro, ...range] : []), ...(market.length ? [...market, ...range] : [])];
+    present = new Set((await engine.all<{ id: string }>(PRESENT_SQL(obs), obsParams)).map((r) => r.id));
+    const points = await engine.all<{ id: string; date: string; value: number }>(PAGE_SQL(obs), [...obsParams, maxRows + 1]);
+    rows = widen(points, known.map((r) => r.indicator_id).filter((id) => present.has(id)));
+    if (rows.length > maxRows) {
+      truncated = true;
+      next_from = rows[maxRows].date;
+      rows = rows.slice(0, maxRows);
+    }
+  }
+  const columns = known.map((r) => r.indicator_id).filter((id) => present.has(id));
+  const empty_ids = known.map((r) => r.indicator_id).filter((id) => !present.has(id));
+  return {
+    ids: known.map((r) => r.indicator_id),
+    from: p.from,
+    to: p.to,
+    columns,
+    count: rows.length,
+    rows,
+    meta: { unknown_ids, empty_ids, count: rows.length, max_rows: maxRows, truncated, next_from },
+  };
+}
+
+function widen(points: { id: string; date: string; value: number }[], columns: string[]): SeriesRow[] {
+  const rows: SeriesRow[] = [];
+  let current: SeriesRow | null = null;
+  for (const pt of points) {
+    if (!current || current.date !== pt.date) {
+      current = { date: pt.date } as SeriesRow;
+      for (const c of columns) current[c] = null;
+      rows.push(current);
+    }
+    current[pt.id] = pt.value;
+  }
+  return rows;
+}
+
+/**
+ * Ids echo user input into a header and a comment line: anything outside visible ASCII, and the
+ * separators `%`, `,`, `[`, `]`, is percent-encoded so neither can be split or injected.
+ */
+export function safeId(id: string): string {
+  let out = '';
+  for (const ch of id) {
+    if (/^[\x21-\x7e]$/.test(ch) && !'%,[]'.includes(ch)) out += ch;
+    else for (const b of new TextEncoder().encode(ch)) out += `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+export function seriesMetaLine(r: SeriesResponse): string {
+  const list = (ids: string[]) => `[${ids.map(safeId).join(',')}]`;
+  const cut = r.meta.truncated ? ` truncated=true next_from=${r.meta.next_from}` : '';
+  return `# meta: count=${r.count} unknown=${list(r.meta.unknown_ids)} empty=${list(r.meta.empty_ids)}${cut}`;
+}
+
+/** TSV: the meta comment, the header, one line per date; an empty cell where a column has no value. */
+export function seriesTsv(r: SeriesResponse): string {
+  const lines = [seriesMetaLine(r), ['date', ...r.columns].join('\t')];
+  for (const row of r.rows) lines.push([row.date, ...r.columns.map((c) => (row[c] === null ? '' : String(row[c])))].join('\t'));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The diagnostics as response headers (REST only; MCP results are body-only). */
+export function seriesHeaders(r: SeriesResponse): Record<string, string> {
+  return {
+    'x-v2-unknown-ids': r.meta.unknown_ids.map(safeId).join(','),
+    'x-v2-empty-ids': r.meta.empty_ids.map(safeId).join(','),
+    'x-v2-count': String(r.count),
+  };
+}
