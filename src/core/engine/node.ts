@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as duckdb from '@duckdb/duckdb-wasm/blocking';
-import type { Table } from 'apache-arrow';
+import { Type, type DataType, type Table } from 'apache-arrow';
 import { OFFLINE_SETTINGS, type Engine, type Param } from './engine.js';
 import { tableToRows } from './rows.js';
 
@@ -11,6 +12,30 @@ const BUNDLES: duckdb.DuckDBBundles = {
   mvp: { mainModule: path.join(dist, 'duckdb-mvp.wasm'), mainWorker: '' },
   eh: { mainModule: path.join(dist, 'duckdb-eh.wasm'), mainWorker: '' },
 };
+
+/**
+ * Compiling the 34 MB DuckDB module costs ~2 s of CPU; the sync, the store and the tests open many
+ * engines in one process, so the compiled module is shared. This replaces the bundle's own
+ * `instantiateWasm` hook (same steps: publish the runtime, instantiate) with one that reuses the module;
+ * test/core/engine-node.test.ts pins it for this pinned duckdb-wasm version.
+ */
+let compiled: Promise<WebAssembly.Module> | null = null;
+
+function shareCompiledModule(db: duckdb.DuckDBBindings): void {
+  (db as unknown as { instantiateWasm: unknown }).instantiateWasm = (
+    imports: WebAssembly.Imports,
+    done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+  ) => {
+    const runtime: Record<string, unknown> = {};
+    for (const name of Object.getOwnPropertyNames(duckdb.NODE_RUNTIME)) {
+      runtime[name] = (duckdb.NODE_RUNTIME as unknown as Record<string, unknown>)[name];
+    }
+    (globalThis as { DUCKDB_RUNTIME?: unknown }).DUCKDB_RUNTIME = runtime;
+    compiled ??= WebAssembly.compile(readFileSync(BUNDLES.eh!.mainModule));
+    void compiled.then(async (module) => done(await WebAssembly.instantiate(module, imports), module));
+    return [];
+  };
+}
 
 export interface NodeEngineOptions {
   /**
@@ -31,6 +56,7 @@ export class NodeEngine implements Engine {
 
   static async open(opts: NodeEngineOptions = {}): Promise<NodeEngine> {
     const db = await duckdb.createDuckDB(BUNDLES, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
+    shareCompiledModule(db);
     await db.instantiate();
     db.open({
       path: opts.path ?? ':memory:',
@@ -66,6 +92,14 @@ export class NodeEngine implements Engine {
 
   async registerFile(name: string, filePath: string): Promise<void> {
     this.db.registerFileURL(name, filePath, duckdb.DuckDBDataProtocol.NODE_FS, false);
+  }
+
+  async registerDoubleFunction(name: string, fn: (x: number) => number): Promise<void> {
+    // DuckDB-WASM 1.32 maps a return type by `typeId`, and apache-arrow's Float64 reports the generic
+    // Type.Float, which it declares as a 4-byte FLOAT (0.1 came back as 0.10000000149011612). The
+    // specific id declares DOUBLE. SQL NULL in, NULL out.
+    const double = { typeId: Type.Float64 } as unknown as DataType;
+    this.conn.createScalarFunction(name, double, (x: number | null) => (x == null ? null : fn(x)));
   }
 
   async close(): Promise<void> {

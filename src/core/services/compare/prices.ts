@@ -1,0 +1,63 @@
+import type { Engine } from '../../engine/engine.js';
+
+/**
+ * Where compare reads prices: one view over whichever local price tables are attached. A symbol is
+ * a market ticker (indicators.stock_prices, close), a scheme code or ISIN (mf.nav, NAV as price), or
+ * an imported symbol (user.prices). When several sources hold the same name, the lowest `prio` wins:
+ * the user's own import first, then market data, then NAVs. Non-positive prices are left out, since
+ * a return needs a positive base (see docs/compare.md).
+ */
+export interface PriceSource {
+  /** A validated identifier: the view compare reads `symbol, date, close, prio` from. */
+  relation: string;
+  /** The tables behind it, for error messages and the catalog. */
+  tables: string[];
+}
+
+const VIEW = 'compare_prices';
+
+interface SourceDef {
+  database: string;
+  table: string;
+  select: string;
+}
+
+/** Identifiers here are constants, never input. */
+const SOURCES: readonly SourceDef[] = [
+  { database: 'user', table: 'prices', select: 'SELECT CAST(symbol AS VARCHAR) AS symbol, CAST(date AS DATE) AS date, CAST(close AS DOUBLE) AS close, 1 AS prio FROM "user".prices' },
+  { database: 'indicators', table: 'stock_prices', select: 'SELECT symbol, CAST(date AS DATE) AS date, CAST(close AS DOUBLE) AS close, 2 AS prio FROM indicators.stock_prices' },
+  { database: 'mf', table: 'nav', select: 'SELECT CAST(scheme_code AS VARCHAR) AS symbol, CAST(date AS DATE) AS date, CAST(nav AS DOUBLE) AS close, 3 AS prio FROM mf.nav' },
+  { database: 'mf', table: 'nav', select: 'SELECT isin AS symbol, CAST(date AS DATE) AS date, CAST(nav AS DOUBLE) AS close, 3 AS prio FROM mf.nav WHERE isin IS NOT NULL' },
+];
+
+/** Sources whose symbols can serve as a benchmark (NAV schemes are too many to list). */
+const BENCHMARK_TABLES = new Set(['user.prices', 'indicators.stock_prices']);
+
+const SQL_ATTACHED = `
+SELECT DISTINCT CASE WHEN schema_name = 'main' THEN database_name ELSE schema_name END AS db, table_name
+FROM duckdb_tables()`;
+
+/** (Re)creates the view over the tables attached right now; cheap, so each request calls it. */
+export async function openPriceSource(engine: Engine): Promise<PriceSource> {
+  const attached = new Set((await engine.all<{ db: string; table_name: string }>(SQL_ATTACHED)).map((r) => `${r.db}.${r.table_name}`));
+  const present = SOURCES.filter((s) => attached.has(`${s.database}.${s.table}`));
+  const body = present.length
+    ? present.map((s) => `SELECT * FROM (${s.select}) WHERE close > 0`).join('\nUNION ALL\n')
+    : 'SELECT NULL::VARCHAR AS symbol, NULL::DATE AS date, NULL::DOUBLE AS close, NULL::INTEGER AS prio WHERE false';
+  await engine.exec(`CREATE OR REPLACE TEMP VIEW ${VIEW} AS\n${body}`);
+  return { relation: VIEW, tables: [...new Set(present.map((s) => `${s.database}.${s.table}`))] };
+}
+
+/** Symbols a benchmark can be: imported and market symbols, sorted. */
+export async function availableBenchmarks(engine: Engine, source: PriceSource): Promise<string[]> {
+  if (!source.tables.some((t) => BENCHMARK_TABLES.has(t))) return [];
+  const rows = await engine.all<{ symbol: string }>(
+    `SELECT DISTINCT symbol FROM ${source.relation} WHERE prio <= 2 ORDER BY symbol LIMIT 200`,
+  );
+  return rows.map((r) => r.symbol);
+}
+
+export async function symbolExists(engine: Engine, source: PriceSource, symbol: string): Promise<boolean> {
+  const rows = await engine.all(`SELECT 1 FROM ${source.relation} WHERE symbol = ? LIMIT 1`, [symbol]);
+  return rows.length > 0;
+}

@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Engine } from '../../../src/core/engine/engine.js';
+
+/** The quantstats reference cases (development set), from the repository's sibling shared folder. */
+export const REFERENCE_DIR = path.resolve(import.meta.dirname, '../../../../shared/reference/quantstats');
+
+export interface ReferenceCase {
+  id: string;
+  symbols: string[];
+  benchmark: string;
+  start_date: string;
+  end_date: string;
+  risk_free_rate: number;
+  prices_csv: string;
+  results: Record<string, { trading_days: number; all_metrics: Record<string, number | string>; all_metrics_rounded: Record<string, number | string> }>;
+}
+
+export function referenceCases(): ReferenceCase[] {
+  return fs
+    .readdirSync(REFERENCE_DIR)
+    .filter((f) => /^dev-\d+\.json$/.test(f))
+    .sort()
+    .map((f) => JSON.parse(fs.readFileSync(path.join(REFERENCE_DIR, f), 'utf8')) as ReferenceCase);
+}
+
+/** An in-memory `user` database holding one case's prices as user.prices. */
+export async function loadUserPrices(engine: Engine, csvPath: string): Promise<void> {
+  await engine.exec(`ATTACH IF NOT EXISTS ':memory:' AS "user"`);
+  await engine.exec('CREATE OR REPLACE TABLE "user".prices (date DATE NOT NULL, symbol VARCHAR NOT NULL, close DOUBLE NOT NULL)');
+  const name = `ref-${path.basename(csvPath)}`;
+  await engine.registerFile(name, csvPath);
+  await engine.exec(
+    `INSERT INTO "user".prices SELECT date, symbol, close FROM read_csv('${name}', header = true, columns = {'date': 'DATE', 'symbol': 'VARCHAR', 'close': 'DOUBLE'})`,
+  );
+}
