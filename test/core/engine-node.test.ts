@@ -22,3 +22,15 @@ describe('NodeEngine (DuckDB-WASM in Node)', async () => {
     await expect(engine.all("SELECT * FROM read_parquet('nope.parquet')")).rejects.toThrow(/extension/i);
   });
 });
+
+describe('NodeEngine instances share one compiled module', () => {
+  it('opens several engines that work independently', async () => {
+    const [a, b] = await Promise.all([NodeEngine.open(), NodeEngine.open()]);
+    await a.exec('CREATE TABLE t AS SELECT 1 AS x');
+    await expect(b.all('SELECT * FROM t')).rejects.toThrow(/does not exist/);
+    expect(await a.all('SELECT x FROM t')).toEqual([{ x: 1 }]);
+    await a.close();
+    expect(await b.all('SELECT 2 AS y')).toEqual([{ y: 2 }]);
+    await b.close();
+  });
+});
