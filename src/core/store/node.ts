@@ -1,8 +1,13 @@
+import { createRequire } from 'node:module';
+import type { Table } from 'apache-arrow';
 import { NodeEngine } from '../engine/node.js';
 import type { Engine } from '../engine/engine.js';
 import { FsStorage } from '../storage/fs.js';
 import type { DatabaseHost } from '../sync/host.js';
 import { Store, type AttachHost } from './store.js';
+
+/** The copy of apache-arrow the blocking DuckDB-WASM bundle loads (CommonJS): its tables are of this one. */
+const cjsArrow = createRequire(import.meta.url)('apache-arrow') as typeof import('apache-arrow');
 
 /**
  * DuckDB-WASM in Node over a store directory. NEW files are created as an engine's main database
@@ -38,6 +43,12 @@ export class NodeHost implements DatabaseHost, AttachHost {
         // not open in this engine: nothing to let go of
       }
     }
+  }
+
+  toIPC(table: Table): Uint8Array {
+    const ipc = cjsArrow.tableToIPC(table, 'stream');
+    if (table.numRows > 0 && ipc.length === 0) throw new Error('Arrow IPC came out empty (two apache-arrow copies?)');
+    return ipc;
   }
 
   release(engine: Engine): Promise<void> {

@@ -1,3 +1,4 @@
+import type { Table } from 'apache-arrow';
 import type { Engine } from '../engine/engine.js';
 
 /**
@@ -11,6 +12,11 @@ export interface DatabaseHost {
   scratch(): Promise<Engine>;
   /** Makes store file `name` readable by SQL in `engine`; returns the string to quote in read_csv/ATTACH. */
   sqlPath(engine: Engine, name: string): Promise<string>;
+  /**
+   * A query result of this host's engines as an Arrow IPC stream. In Node the blocking bundle returns
+   * tables of apache-arrow's CommonJS build, which the ESM build's tableToIPC silently writes as 0 bytes.
+   */
+  toIPC(table: Table): Uint8Array;
   /** Closes `engine` and lets go of every file it opened (the browser drops its OPFS handles). */
   release(engine: Engine): Promise<void>;
 }

@@ -1,5 +1,4 @@
 import * as parquet from 'parquet-wasm';
-import { tableToIPC } from 'apache-arrow';
 import type { Engine } from '../engine/engine.js';
 import type { Storage } from '../storage/storage.js';
 import { contractOf, tableOfStem, type ServiceDef } from './datasets.js';
@@ -43,12 +42,17 @@ export interface IngestContext {
 
 const STAGE = '_almanac_stage';
 
+export function isWholeDatabase(suffix: string): boolean {
+  return suffix === 'duckdb.gz' || suffix === 'duckdb.zip';
+}
+
 /**
  * Loads one downloaded file into the generation being built (the engine's main database). Each
  * table is loaded in its own transaction; a failure rolls it back and names the file.
  */
-export async function ingestSource(ctx: IngestContext, src: IngestSource): Promise<TableLoad[]> {
+export async function ingestSource(ctx: IngestContext, src: IngestSource, extracted?: Extracted): Promise<TableLoad[]> {
   const { suffix } = src;
+  if (extracted) return loadExtracted(ctx, src, extracted);
   if (suffix === 'parquet') return [await loadParquet(ctx, src)];
   if (/^(csv|tsv)(\.gz)?$/.test(suffix)) return [await loadCsv(ctx, src, ctx.host.sqlPath(ctx.engine, src.store))];
   if (/^(csv|tsv)\.zip$/.test(suffix)) {
@@ -60,7 +64,6 @@ export async function ingestSource(ctx: IngestContext, src: IngestSource): Promi
       await ctx.storage.remove(tmp);
     }
   }
-  if (suffix === 'duckdb.gz' || suffix === 'duckdb.zip') return loadDuckdb(ctx, src);
   throw new Error(`${src.file}: format ${suffix} cannot be read offline`);
 }
 
@@ -91,40 +94,53 @@ async function loadCsv(ctx: IngestContext, src: IngestSource, path: Promise<stri
   });
 }
 
-async function loadDuckdb(ctx: IngestContext, src: IngestSource): Promise<TableLoad[]> {
+/** Tables of a whole-dataset .duckdb, read out as Arrow IPC before the new generation is opened. */
+export type Extracted = { table: string; ipc: Uint8Array }[];
+
+/**
+ * Unpacks a .duckdb.gz/.zip and reads its known tables into memory. In Node, two DuckDB-WASM
+ * instances with open files in one process corrupt each other's file table (docs/storage.md), so
+ * this runs to completion, and its engine is closed, before the generation's engine opens.
+ */
+export async function extractDuckdb(ctx: Omit<IngestContext, 'engine'>, src: IngestSource): Promise<Extracted> {
   const tmp = `${ctx.scratchPrefix}duckdb`;
   await unpack(ctx.storage, src.store, tmp, {
     kind: src.suffix.endsWith('.gz') ? 'gz' : 'zip',
     want: '.duckdb',
     maxBytes: ctx.maxUnpackedBytes,
   });
-  // A separate engine reads the unpacked file: opening an existing file in the engine that created
-  // the new generation (direct I/O) would wipe it (docs/storage.md).
   const reader = await ctx.host.scratch();
   try {
     await reader.exec(`ATTACH ${sqlString(await ctx.host.sqlPath(reader, tmp))} AS src`);
     const found = await reader.all<{ name: string }>(
       "SELECT table_name AS name FROM duckdb_tables() WHERE database_name = 'src' ORDER BY table_name",
     );
-    const loads: TableLoad[] = [];
+    const out: Extracted = [];
     for (const { name } of found) {
       const table = tableOfStem(ctx.def, name);
       if (!table || (src.tables && !src.tables.includes(table))) continue;
-      const data = await reader.arrow(`SELECT * FROM src.main.${quoteIdent(name)}`);
-      loads.push(
-        await inTransaction(ctx, { ...src, rows: null }, table, async (project) => {
-          await ctx.engine.insertArrowIPC(tableToIPC(data, 'stream'), { name: STAGE, create: true });
-          await project(true);
-          await ctx.engine.exec(`DROP TABLE ${STAGE}`);
-        }),
-      );
+      out.push({ table, ipc: ctx.host.toIPC(await reader.arrow(`SELECT * FROM src.main.${quoteIdent(name)}`)) });
     }
-    if (loads.length === 0) throw new Error(`${src.file}: no known table inside`);
-    return loads;
+    if (out.length === 0) throw new Error(`${src.file}: no known table inside`);
+    return out;
   } finally {
     await ctx.host.release(reader);
     await ctx.storage.remove(tmp);
   }
+}
+
+async function loadExtracted(ctx: IngestContext, src: IngestSource, tables: Extracted): Promise<TableLoad[]> {
+  const loads: TableLoad[] = [];
+  for (const { table, ipc } of tables) {
+    loads.push(
+      await inTransaction(ctx, { ...src, rows: null }, table, async (project) => {
+        await ctx.engine.insertArrowIPC(ipc, { name: STAGE, create: true });
+        await project(true);
+        await ctx.engine.exec(`DROP TABLE ${STAGE}`);
+      }),
+    );
+  }
+  return loads;
 }
 
 function singleTable(src: IngestSource): string {

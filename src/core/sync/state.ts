@@ -73,3 +73,9 @@ export const files = {
   belongsTo: (s: Service, name: string) =>
     name.startsWith(`${s}-g`) || name.startsWith(`src~${s}~`) || name.startsWith(`dl~${s}~`) || name.startsWith(`tmp~${s}~`),
 };
+
+/** Keeps the user's format choice for a dataset; the next sync plans its files with it. */
+export async function setChoice(storage: Storage, service: Service, choice: FormatChoice): Promise<void> {
+  const s = await readState(storage);
+  await writeState(storage, { ...s, choices: { ...s.choices, [service]: choice } });
+}

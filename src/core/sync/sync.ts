@@ -5,7 +5,7 @@ import { DEFAULT_RETRY, newExchange, type RetryPolicy } from './request.js';
 import { downloadPath, manifestPath } from '../contract/files.js';
 import { Crash, runHook, type SyncHook } from './hooks.js';
 import type { DatabaseHost } from './host.js';
-import { ingestSource, type TableLoad } from './ingest.js';
+import { extractDuckdb, ingestSource, isWholeDatabase, type Extracted, type TableLoad } from './ingest.js';
 import { RateLimiter, sleep as realSleep, type Sleep } from './limits.js';
 import { fetchManifest } from './fetch-manifest.js';
 import type { FileResult, SyncListener, SyncSummary } from './progress.js';
@@ -173,29 +173,52 @@ async function build(
   const { storage, host, hook } = opts;
   const def = SERVICE_DEFS[service];
   const name = files.database(service, generation);
+  const prev = (await readState(storage)).datasets[service];
+  const base = { host, storage, def, scratchPrefix: files.scratch(service), maxUnpackedBytes: opts.maxUnpackedBytes };
+  const ordered = Object.values(sources).sort((a, b) => a.file.localeCompare(b.file));
+  const fallbackOf = (src: SourceState) =>
+    Object.values(prev?.sources ?? {}).find((o) => o.store !== src.store && overlaps(o.tables, src.tables)) ?? null;
+  const refused = new Set<SourceState>();
+  const fail = (src: SourceState, e: unknown) => {
+    if (e instanceof Crash) throw e;
+    if (refused.has(src)) return;
+    refused.add(src);
+    const msg = (e as Error).message;
+    failed.push(msg);
+    markFailed(summary, service, src.file, msg);
+  };
+  // Whole-database files are read out first: their reader engine must be gone before the builder opens.
+  const extracted = new Map<SourceState, Extracted>();
+  for (const src of ordered) {
+    if (!isWholeDatabase(src.suffix)) continue;
+    try {
+      extracted.set(src, await extractDuckdb(base, src));
+    } catch (e) {
+      fail(src, e);
+      const fb = fallbackOf(src);
+      if (fb && isWholeDatabase(fb.suffix)) extracted.set(fb, await extractDuckdb(base, fb));
+    }
+  }
   await storage.remove(name);
   await storage.remove(`${name}.wal`);
   const engine = await host.createDatabase(name);
   const tables: Record<string, TableLoad> = {};
   const used: Record<string, SourceState> = {};
-  const prev = (await readState(storage)).datasets[service];
   try {
-    const ctx = { engine, host, storage, def, scratchPrefix: files.scratch(service), maxUnpackedBytes: opts.maxUnpackedBytes };
-    for (const src of Object.values(sources).sort((a, b) => a.file.localeCompare(b.file))) {
+    const ctx = { ...base, engine };
+    for (const src of ordered) {
       await runHook(hook, 'ingest:table', { service, file: src.file });
       let loads: TableLoad[];
       try {
-        loads = await ingestSource(ctx, src);
+        if (refused.has(src)) throw new Error('refused');
+        loads = await ingestSource(ctx, src, extracted.get(src));
         used[src.file] = src;
       } catch (e) {
-        if (e instanceof Crash) throw e;
-        const msg = (e as Error).message;
-        failed.push(msg);
-        markFailed(summary, service, src.file, msg);
-        const fallback = Object.values(prev?.sources ?? {}).find((o) => o.store !== src.store && overlaps(o.tables, src.tables));
-        if (!fallback) continue;
-        loads = await ingestSource(ctx, fallback);
-        used[fallback.file] = fallback;
+        fail(src, e);
+        const fb = fallbackOf(src);
+        if (!fb || (isWholeDatabase(fb.suffix) && !extracted.has(fb))) continue;
+        loads = await ingestSource(ctx, fb, extracted.get(fb));
+        used[fb.file] = fb;
       }
       for (const l of loads) {
         tables[l.table] = l;

@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startPublisher, type Publisher, type PublisherOptions } from '../../../src/publisher/server.js';
+import type { Service } from '../../../src/core/sync/datasets.js';
+import { sync, type SyncOptions } from '../../../src/core/sync/sync.js';
+import { readState } from '../../../src/core/sync/state.js';
+import { nodeHost, openStore } from '../../../src/core/store/node.js';
+
+/** Writes generation `generation` of tiny sample data for `services` into `dir` (the publisher's data). */
+export async function generate(dir: string, services: readonly Service[], generation = 1): Promise<void> {
+  for (const s of services) {
+    const mod = (await import(`../../../src/gen/${s}.ts`)) as { generate: (o: object) => Promise<unknown> };
+    await mod.generate({ scale: 'tiny', dir: path.join(dir, s), generation, seed: 42 });
+  }
+}
+
+export function tempDir(name: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `almanac-${name}-`));
+}
+
+export interface Bench {
+  pubDir: string;
+  storeDir: string;
+  publisher: Publisher;
+  host: ReturnType<typeof nodeHost>;
+  run(extra?: Partial<SyncOptions>): ReturnType<typeof sync>;
+  /** Rows per table as the store answers them (opens and closes a store). */
+  counts(service: Service): Promise<Record<string, number>>;
+  manifestRows(service: Service): Record<string, number>;
+  close(): Promise<void>;
+}
+
+export async function bench(services: readonly Service[], opts: Partial<PublisherOptions> = {}, pubDir?: string): Promise<Bench> {
+  const root = tempDir('sync');
+  const dataDir = pubDir ?? path.join(root, 'pub');
+  if (!pubDir) await generate(dataDir, services);
+  const storeDir = path.join(root, 'store');
+  const publisher = await startPublisher({ dataDir, limits: 'off', ...opts });
+  const host = nodeHost(storeDir);
+  return {
+    pubDir: dataDir,
+    storeDir,
+    publisher,
+    host,
+    run: (extra = {}) =>
+      sync({ storage: host.storage, host, source: publisher.url, only: services, retry: { baseMs: 20 }, ...extra }),
+    async counts(service) {
+      const state = await readState(host.storage);
+      const store = await openStore(storeDir);
+      try {
+        const out: Record<string, number> = {};
+        for (const t of Object.keys(state.datasets[service]?.tables ?? {})) {
+          const [{ n }] = await store.engine.all<{ n: number }>(`SELECT count(*) AS n FROM ${service}."${t}"`);
+          out[t] = n;
+        }
+        return out;
+      } finally {
+        await store.close();
+      }
+    },
+    manifestRows(service) {
+      const m = JSON.parse(fs.readFileSync(path.join(dataDir, service, 'manifest.json'), 'utf8')) as {
+        files: Record<string, { row_count: number }>;
+      };
+      const out: Record<string, number> = {};
+      const state = JSON.parse(fs.readFileSync(path.join(storeDir, 'state.json'), 'utf8'));
+      for (const [table, t] of Object.entries(state.datasets[service].tables as Record<string, { file: string }>)) {
+        const entry = Object.entries(m.files).find(([name]) => name.startsWith(`${table}.`) || name === t.file);
+        out[table] = entry ? entry[1].row_count : -1;
+      }
+      return out;
+    },
+    async close() {
+      await publisher.close();
+    },
+  };
+}
