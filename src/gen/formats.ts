@@ -318,8 +318,14 @@ async function buildSqlite(
       const insert = db.prepare(`INSERT INTO ${name} VALUES (${cols.map(() => '?').join(', ')})`);
       const select = cols.map((c) => `CAST(${ident(c.name)} AS ${SQLITE_CAST[c.sqlite]})`).join(', ');
       const result = await conn.stream(`SELECT ${select} FROM ${tableRef(table)}`);
+      const row: unknown[] = new Array(cols.length);
       for await (const chunk of result) {
-        for (const row of chunk.getRows()) insert.run(row as unknown[]);
+        // Column-wise conversion is about a third cheaper than getRows() in @duckdb/node-api.
+        const values = chunk.getColumns();
+        for (let i = 0; i < chunk.rowCount; i++) {
+          for (let j = 0; j < values.length; j++) row[j] = values[j][i];
+          insert.run(row);
+        }
       }
     }
     db.exec('COMMIT');
