@@ -31,7 +31,7 @@ export class RateLimiter {
     const t = this.now();
     for (const rule of this.applicable(kind)) {
       const times = this.prune(rule, t);
-      if (times.length >= rule.limit) wait = Math.max(wait, times[times.length - rule.limit] + rule.windowMs - t + 1);
+      if (times.length >= rule.limit) wait = Math.max(wait, times[times.length - rule.limit] + rule.windowMs - t + margin(rule));
     }
     return wait;
   }
@@ -52,4 +52,9 @@ export class RateLimiter {
     this.log.set(rule, times);
     return times;
   }
+}
+
+/** Slack for the server's clock and the request's travel time: the server's window opens on arrival. */
+function margin(rule: RateRule): number {
+  return Math.max(100, Math.ceil(rule.windowMs / 100));
 }
