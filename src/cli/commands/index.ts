@@ -13,4 +13,5 @@ export const commands: Array<() => Promise<Command>> = [
   () => import('./status.js').then((m) => m.default),
   () => import('./sql.js').then((m) => m.default),
   () => import('./serve.js').then((m) => m.default),
+  () => import('./import-amfi.js').then((m) => m.default),
 ];

@@ -187,6 +187,9 @@ export function summarise(file: AmfiFile) {
     schemes: new Set(file.rows.map((r) => r.scheme_code)).size,
     dates: [...new Set(file.rows.map((r) => r.date))].sort(),
     isins: file.rows.reduce((n, r) => n + (r.isin ? 1 : 0) + (r.isin2 ? 1 : 0), 0),
+    /** NAV fields that are not plain numbers (NULLed or kept with a note), as SOURCES.md counts them. */
+    non_numeric_navs: (byReason.nav_not_a_number ?? 0) + (byReason.nav_with_note ?? 0),
+    zero_navs: byReason.nav_zero ?? 0,
     categories: file.categories.length,
     amcs: file.amcs.length,
     quality: byReason,
