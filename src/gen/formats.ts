@@ -167,9 +167,13 @@ async function writeFamily(
         const { wrap } = splitFormat(format);
         if (wrap === 'none') continue;
         const tmp = tempName(dir, `${baseName}.${format}`);
-        if (wrap === 'gz') await gzipFile(raw, tmp);
-        else await zipFile(raw, innerName, readme, tmp);
-        written[`${baseName}.${format}`] = await commit(tmp, finalPath(format), format, rowCount, fingerprint);
+        try {
+          if (wrap === 'gz') await gzipFile(raw, tmp);
+          else await zipFile(raw, innerName, readme, tmp);
+          written[`${baseName}.${format}`] = await commit(tmp, finalPath(format), format, rowCount, fingerprint);
+        } finally {
+          await rm(tmp, { force: true });
+        }
       }
       // The bare file last: committing it consumes the temp the wrappers were made from.
       const bare = group.find((f) => splitFormat(f).wrap === 'none');

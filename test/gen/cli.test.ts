@@ -1,0 +1,43 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const tsx = path.resolve('node_modules/.bin/tsx');
+const out = mkdtempSync(path.join(tmpdir(), 'almanac-gen-cli-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+async function gen(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await run(tsx, ['src/gen/cli.ts', ...args]);
+    return { code: 0, ...r };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+describe('npm run gen (src/gen/cli.ts)', () => {
+  it('runs the chosen service into OUT/<service> and prints its time', async () => {
+    const r = await gen('--scale', 'tiny', '--out', out, '--only', 'flags');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^flags: \d+\.\d s → /m);
+    const manifest = JSON.parse(readFileSync(path.join(out, 'flags', 'manifest.json'), 'utf8'));
+    for (const name of Object.keys(manifest.files)) expect(readdirSync(path.join(out, 'flags'))).toContain(name);
+    // Generator temp files never stay behind.
+    expect(readdirSync(path.join(out, 'flags')).filter((n) => n.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('refuses bad options with a usage message', async () => {
+    const scale = await gen('--scale', 'huge', '--out', out);
+    expect(scale.code).not.toBe(0);
+    expect(scale.stderr).toContain('--scale must be one of tiny, demo, full');
+    const only = await gen('--scale', 'tiny', '--out', out, '--only', 'weather');
+    expect(only.stderr).toContain('unknown service weather');
+    const drift = await gen('--scale', 'tiny', '--out', out, '--drift', 'sideways');
+    expect(drift.stderr).toContain('--drift must be one of');
+  });
+});
