@@ -7,4 +7,5 @@ export type ToolModule = (server: McpServer, deps: ServerDeps) => void;
 export const toolModules: Array<() => Promise<ToolModule>> = [
   () => import('./mf.js').then((m) => m.default),
   () => import('./flags.js').then((m) => m.default),
+  () => import('./indicators.js').then((m) => m.default),
 ];
