@@ -1,6 +1,7 @@
 /**
- * Catalog payloads the publisher serves. Indicators and flags come from their contract modules; the
- * MF contract has no catalog payload yet, so the MF catalog and terms are built here from it.
+ * Catalog payloads the publisher serves. Indicators and flags come from their contract modules. The
+ * MF catalog of the local server (services/mf/catalog.ts) reads the synced data through an engine,
+ * which the publisher does not have, so its publisher form is built here from the same parts.
  */
 import { readFile } from 'node:fs/promises';
 import { tableFromIPC } from 'apache-arrow';
@@ -9,8 +10,9 @@ import { catalog as flagsCatalog } from '../core/contract/flags.js';
 import * as ind from '../core/contract/indicators.js';
 import { LATEST_COLUMNS, NAV_FILE_COLUMNS, SCHEMA_CHANGED, SCHEMA_NOTES, SCHEMA_VERSION } from '../core/contract/mf.js';
 import { DOWNLOAD_FORMATS, MF_BASE, MF_LIMITS, NAV_PARAMS, SEARCH_PARAMS } from '../core/contract/mf-params.js';
+import { LATEST_COLUMN_NOTES, terms as mfTerms } from '../core/services/mf/catalog.js';
 
-export { flagsCatalog };
+export { flagsCatalog, mfTerms };
 
 /** GET /v1/: the contract's catalog, with category counts read from the published indicator_config. */
 export async function indicatorsCatalog(baseUrl: string, indicatorConfigParquet: string): Promise<object> {
@@ -36,20 +38,6 @@ async function visibleByCategory(file: string): Promise<Map<string, number>> {
   }
   return counts;
 }
-
-const LATEST_COLUMN_NOTES: Record<string, string> = {
-  scheme_code: 'One code is one plan-and-option variant, not a whole fund; a fund is the sum over its code family.',
-  isin2: 'Reinvestment ISIN where one exists; same scheme and NAV row as isin. Nullable.',
-  category_sub: 'SEBI sub-category; blank on some older schemes, deliberately.',
-  category_group: 'Raw header as filed; 20+ coexisting values.',
-  category_group_clean: 'Stable lens with exactly 4 values: Equity, Debt, Hybrid, Other.',
-  scheme_plan: 'The oldest code of a family can carry plan Other (it predates the Direct/Regular split).',
-  is_active: 'A NAV was published within the last 45 days.',
-  nav: 'A final NAV of exactly 0.00 on an inactive row means end of life, not a price; exclude such rows before averaging.',
-  aaum_cr_quarterly_avg: 'Average daily net assets over a quarter, in Crores; blank for matured schemes; low for schemes launched mid-quarter.',
-  aaum_quarter: 'Text label; not chronologically sortable.',
-  aaum_quarter_end: 'ISO quarter-end date; sort quarters on this.',
-};
 
 /** GET /mf/v1/ ("exact keys: not shown"; docs/decisions.md, Publisher). */
 export function mfCatalog(baseUrl: string): object {
@@ -92,11 +80,3 @@ export function mfCatalog(baseUrl: string): object {
     license: 'CC0-1.0',
   };
 }
-
-export const MF_TERMS = `Terms of use (stand-in publisher)
-
-The compilation is released under CC0 1.0 (https://creativecommons.org/publicdomain/zero/1.0/).
-The underlying NAV data is a public record republished from the industry body's public NAV feed.
-This service is not an authoritative source. Data is provided as is, without any guarantee of
-accuracy, completeness or availability. The data served here is generated sample data.
-`;

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { SERVICE_BASE, resolveDownload, type Service } from '../core/contract/files.js';
-import { flagsCatalog, indicatorsCatalog, MF_TERMS, mfCatalog } from './catalogs.js';
+import { flagsCatalog, indicatorsCatalog, mfCatalog, mfTerms } from './catalogs.js';
 import * as env from './envelopes.js';
 import { FaultState, parseFaults, type Fault, type FaultPlan } from './faults.js';
 import { RateLimiter, SPEC_WINDOWS, type BucketName, type Decision, type WindowMs } from './limits.js';
@@ -69,7 +69,7 @@ export async function startPublisher(opts: PublisherOptions): Promise<Publisher>
     if (rest === '/') return catalog(req, res, service, serviceDir, p);
     if (rest === '/terms' && service === 'mf') {
       if (!admit(req, res, service, 'mf-requests', p)) return;
-      return sendBody(req, res, 200, 'text/plain; charset=utf-8', Buffer.from(MF_TERMS));
+      return sendJson(req, res, 200, mfTerms());
     }
     if (rest === '/downloads/manifest') {
       const bucket: BucketName = service === 'indicators' ? 'indicators-downloads' : service === 'mf' ? 'mf-requests' : 'flags-queries';
@@ -242,14 +242,11 @@ function mfDownloadHeaders(d: Decision): Record<string, string> {
 }
 
 function sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: Json): void {
-  sendBody(req, res, status, 'application/json', Buffer.from(JSON.stringify(body)));
-}
-
-function sendBody(req: IncomingMessage, res: ServerResponse, status: number, contentType: string, body: Buffer): void {
-  res.setHeader('Content-Type', contentType);
-  res.setHeader('Content-Length', String(body.length));
+  const bytes = Buffer.from(JSON.stringify(body));
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', String(bytes.length));
   res.writeHead(status);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  res.end(req.method === 'HEAD' ? undefined : bytes);
 }
 
 async function closeQuietly(file: OpenedFile): Promise<void> {

@@ -170,8 +170,8 @@ describe('publisher: files, validators, ranges', () => {
     const flags = JSON.parse((await get(pub, '/flags/v1/')).body.toString());
     expect(flags.limits.downloads_per_minute).toBe(10);
     const terms = await get(pub, '/mf/v1/terms');
-    expect(terms.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-    expect(terms.body.toString()).toContain('CC0 1.0');
+    expect(terms.headers.get('content-type')).toBe('application/json');
+    expect(JSON.parse(terms.body.toString()).license).toContain('CC0 1.0');
   });
 
   it('serves a file replaced on disk with its new bytes and a new ETag, without a restart', async () => {
