@@ -14,4 +14,5 @@ export const commands: Array<() => Promise<Command>> = [
   () => import('./sql.js').then((m) => m.default),
   () => import('./serve.js').then((m) => m.default),
   () => import('./import-amfi.js').then((m) => m.default),
+  () => import('./series.js').then((m) => m.default),
 ];

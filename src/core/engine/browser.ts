@@ -95,10 +95,18 @@ export class BrowserEngine implements Engine {
     return this.conn.cancelSent();
   }
 
-  /** Drops every registered file first: that releases OPFS access handles before the worker ends. */
+  /**
+   * Detaches and drops every registered file first: that releases the OPFS access handles before the
+   * worker ends, so the files can be removed right after.
+   */
   async close(): Promise<void> {
+    const attached = await this.all<{ name: string }>(
+      "SELECT database_name AS name FROM duckdb_databases() WHERE NOT internal AND database_name <> current_database()",
+    ).catch(() => []);
+    for (const { name } of attached) await this.exec(`DETACH "${name.replaceAll('"', '""')}"`).catch(() => undefined);
     await this.conn.close();
-    await this.db.dropFiles();
+    // The main database file of a build engine stays registered until the worker ends.
+    await this.db.dropFiles().catch(() => undefined);
     await this.db.terminate();
   }
 }

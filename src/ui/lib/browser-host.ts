@@ -1,4 +1,5 @@
 import { DuckDBDataProtocol } from '@duckdb/duckdb-wasm';
+import { tableToIPC, type Table } from 'apache-arrow';
 import { BrowserEngine } from '../../core/engine/browser.js';
 import type { Engine } from '../../core/engine/engine.js';
 import type { DatabaseHost } from '../../core/sync/host.js';
@@ -49,6 +50,11 @@ export class BrowserHost implements DatabaseHost, AttachHost {
   async forget(engine: Engine, name: string): Promise<void> {
     const e = browser(engine);
     for (const f of [opfs(name), `${opfs(name)}.wal`]) await e.db.dropFile(f).catch(() => undefined);
+  }
+
+  /** The browser bundle and the app share one apache-arrow build, so its writer reads these tables. */
+  toIPC(table: Table): Uint8Array {
+    return tableToIPC(table, 'stream');
   }
 
   /** Terminating the worker releases every OPFS access handle it held. */

@@ -1,0 +1,131 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROXY, serveApp, type AppServer } from '../../src/cli/app-server.js';
+import { startPublisher, type Publisher } from '../../src/publisher/server.js';
+import { hasChromium, launch, screenshot, type Session } from './browser.js';
+
+/**
+ * The built app against the stand-in publisher serving tiny data, in real Chromium: first sync into
+ * OPFS, each view's main path, offline reload, and a new generation fetching only what changed.
+ * Tests run in order on one profile, as a user's first session would.
+ */
+const CACHE = path.join(tmpdir(), 'almanac-e2e-tiny-g1');
+
+function gen(out: string, extra: string[] = []): void {
+  const r = spawnSync('npx', ['tsx', 'src/gen/cli.ts', '--scale', 'tiny', '--out', out, ...extra], { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`generator failed (exit ${r.status})`);
+}
+
+describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chromium, OPFS)', () => {
+  let dataDir: string;
+  let publisher: Publisher;
+  let app: AppServer;
+  let s: Session;
+
+  beforeAll(async () => {
+    // Generation 1 of tiny data is deterministic; generated once and copied per run.
+    if (!existsSync(path.join(CACHE, 'flags', 'manifest.json'))) gen(CACHE);
+    dataDir = mkdtempSync(path.join(tmpdir(), 'almanac-e2e-data-'));
+    cpSync(CACHE, dataDir, { recursive: true });
+    publisher = await startPublisher({ dataDir, limits: 'off' });
+    app = await serveApp({ dist: path.resolve('dist'), publisher: publisher.url, config: { sources: { indicators: PROXY, mf: PROXY, flags: PROXY } } });
+    s = await launch();
+  }, 300_000);
+
+  afterAll(async () => {
+    await s?.close();
+    await app?.close();
+    await publisher?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('first run: Sync shows per-file progress and makes every source current', async () => {
+    const { page } = s;
+    await page.goto(`${app.url}#/data`);
+    await page.getByText('DuckDB ready').waitFor({ timeout: 60_000 });
+    await page.getByTestId('state-mf').filter({ hasText: 'not synced' }).waitFor();
+    await screenshot(page, 'data-first-run');
+    await page.getByRole('button', { name: 'Sync', exact: true }).click();
+    await page.getByRole('progressbar').first().waitFor({ timeout: 30_000 });
+    await screenshot(page, 'data-syncing');
+    await page.getByRole('button', { name: 'Sync', exact: true }).waitFor({ timeout: 180_000 });
+    for (const svc of ['indicators', 'mf', 'flags']) {
+      expect(await page.getByTestId(`state-${svc}`).textContent()).toBe('current');
+    }
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await screenshot(page, 'data-synced');
+  }, 240_000);
+
+  it('fund search → scheme page with its NAV chart', async () => {
+    const { page } = s;
+    await page.goto(`${app.url}#/funds`);
+    await page.getByLabel('Search schemes').fill('HDFC');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const first = page.locator('table.data tbody a').first();
+    await first.waitFor({ timeout: 30_000 });
+    expect((await first.textContent())!.toUpperCase()).toContain('HDFC');
+    await screenshot(page, 'funds-search');
+    await first.click();
+    await page.getByRole('heading', { name: 'NAV history' }).waitFor({ timeout: 30_000 });
+    await page.locator('.chart canvas').first().waitFor();
+    expect(await page.locator('table.data tbody tr').count()).toBeGreaterThan(0);
+    await screenshot(page, 'fund-scheme');
+  }, 90_000);
+
+  it('red flags: ranked scorecard → company page with its tables', async () => {
+    const { page } = s;
+    await page.goto(`${app.url}#/flags`);
+    const top = page.locator('table.data tbody a').first();
+    await top.waitFor({ timeout: 30_000 });
+    const symbol = (await top.textContent())!.trim();
+    await screenshot(page, 'flags-scorecard');
+    await top.click();
+    await page.getByRole('heading', { name: /Scorecard/ }).waitFor({ timeout: 30_000 });
+    expect(await page.locator('.crumbs').textContent()).toContain(symbol);
+    expect(await page.locator('section h2').count()).toBeGreaterThanOrEqual(8);
+    await screenshot(page, 'flags-company');
+  }, 90_000);
+
+  it('answers offline after a reload (service worker + OPFS)', async () => {
+    const { page, context } = s;
+    // Installed means every precached file (shell, DuckDB and parquet wasm) is in the cache.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await context.setOffline(true);
+    try {
+      await page.goto(`${app.url}#/funds`);
+      await page.getByText('DuckDB ready').waitFor({ timeout: 60_000 });
+      await page.getByLabel('Search schemes').fill('HDFC');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.locator('table.data tbody a').first().waitFor({ timeout: 30_000 });
+      await screenshot(page, 'offline-funds');
+    } finally {
+      await context.setOffline(false);
+    }
+  }, 120_000);
+
+  it('a new generation of one source downloads only the files that changed', async () => {
+    const { page } = s;
+    gen(dataDir, ['--generation', '2', '--only', 'flags']);
+    await page.goto(`${app.url}#/data`);
+    await page.getByTestId('state-flags').filter({ hasText: 'update available' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Sync', exact: true }).click();
+    await page.getByRole('button', { name: 'Sync', exact: true }).waitFor({ timeout: 120_000 });
+    const rows = page.locator('section[aria-label="Sync progress"] li');
+    const texts = await rows.allTextContents();
+    const flags = texts.filter((t) => t.includes('flags /'));
+    const unchanged = flags.filter((t) => t.includes('unchanged (304)'));
+    const downloaded = flags.filter((t) => t.includes('downloaded'));
+    expect(flags.length).toBeGreaterThan(0);
+    expect(downloaded.length).toBeGreaterThan(0);
+    expect(downloaded.length + unchanged.length).toBe(flags.length);
+    // The other sources' manifests answered 304: nothing of theirs was fetched again.
+    expect(texts.filter((t) => !t.includes('flags /') && t.includes('downloaded'))).toEqual([]);
+    expect(await page.getByTestId('state-flags').textContent()).toBe('current');
+    await screenshot(page, 'data-new-generation');
+  }, 180_000);
+});
