@@ -21,14 +21,11 @@ p AS (
 x AS (SELECT rf, CASE WHEN rf > 0 THEN pow(1 + rf, 1.0 / 252) - 1 ELSE 0 END AS rfd FROM p),
 req AS (SELECT DISTINCT unnest(syms) AS symbol FROM p),
 wanted AS (SELECT symbol FROM req UNION SELECT bench FROM p),
-src AS (
-  SELECT v.symbol, v.date AS d, v.close, v.prio
-  FROM {prices} v JOIN wanted w ON v.symbol = w.symbol
-  QUALIFY v.prio = min(v.prio) OVER (PARTITION BY v.symbol)
-),
-px AS (
-  SELECT src.symbol, src.d, src.close FROM src, p WHERE src.d BETWEEN p.start_d AND p.end_d
-  QUALIFY row_number() OVER (PARTITION BY src.symbol, src.d ORDER BY src.close) = 1
+src AS MATERIALIZED (SELECT v.symbol, v.date AS d, v.close, v.prio FROM {prices} v JOIN wanted w ON v.symbol = w.symbol),
+best AS (SELECT symbol, min(prio) AS prio FROM src GROUP BY symbol),
+px AS MATERIALIZED (
+  SELECT src.symbol, src.d, min(src.close) AS close FROM src JOIN best USING (symbol, prio), p
+  WHERE src.d BETWEEN p.start_d AND p.end_d GROUP BY src.symbol, src.d
 ),
 known AS (SELECT DISTINCT symbol FROM src),
 tdays AS (SELECT symbol, count(*) AS trading_days FROM px GROUP BY symbol),
@@ -40,23 +37,34 @@ rt AS MATERIALIZED (
   ) WHERE k > 1
 ),
 br AS (SELECT rt.d, rt.ret FROM rt, p WHERE rt.symbol = p.bench),
-bl AS (SELECT d, sum(ln(1 + ret)) OVER (ORDER BY d ROWS UNBOUNDED PRECEDING) AS lp FROM br),
+bl AS MATERIALIZED (SELECT d, sum(ln(1 + ret)) OVER (ORDER BY d ROWS UNBOUNDED PRECEDING) AS lp FROM br),
 sr AS (SELECT rt.symbol, rt.d, rt.ret FROM rt JOIN req USING (symbol)),
 -- _prepare_benchmark re-aligns only when the date sets differ
-same AS (
+same AS MATERIALIZED (
   SELECT s.symbol, count(*) = (SELECT count(*) FROM br) AND count(*) = count(b.d) AS same
   FROM sr s LEFT JOIN br b ON b.d = s.d GROUP BY s.symbol
 ),
 -- benchmark prices, backfilled onto the symbol's dates: the first benchmark date on or after each
-asof_b AS (SELECT s.symbol, s.d, s.ret, m.lp FROM sr s ASOF LEFT JOIN bl m ON s.d <= m.d),
-al AS (
+-- (a window over both date sets; a benchmark row on the same date sorts after the symbol's row)
+dates_sb AS (
+  SELECT symbol, d, 0 AS kind, ret, NULL::DOUBLE AS lp FROM sr
+  UNION ALL SELECT req.symbol, bl.d, 1, NULL, bl.lp FROM req, bl
+),
+asof_b AS (
+  SELECT symbol, d, ret, lp FROM (
+    SELECT symbol, d, kind, ret,
+      first_value(lp IGNORE NULLS) OVER (PARTITION BY symbol ORDER BY d, kind ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS lp
+    FROM dates_sb
+  ) WHERE kind = 0
+),
+al AS MATERIALIZED (
   SELECT a.symbol, a.d, a.ret AS r,
     CASE WHEN sm.same THEN b.ret
          ELSE coalesce(exp(a.lp - lag(a.lp) OVER (PARTITION BY a.symbol ORDER BY a.d)) - 1, 0) END AS b
   FROM asof_b a JOIN same sm USING (symbol) LEFT JOIN br b ON b.d = a.d
 ),
 -- _match_dates: both start at the later of their first non-zero returns
-md AS (
+md AS MATERIALIZED (
   SELECT symbol,
     greatest(coalesce(min(d) FILTER (r <> 0), min(d)), coalesce(min(d) FILTER (b <> 0), min(d))) AS loc
   FROM al GROUP BY symbol
@@ -66,14 +74,14 @@ s AS MATERIALIZED (
          row_number() OVER (PARTITION BY al.symbol ORDER BY al.d) AS i
   FROM al JOIN md USING (symbol), x WHERE al.d >= md.loc
 ),
-mean AS (
+mean AS MATERIALIZED (
   SELECT symbol, count(*) AS n, min(d) AS first_d, max(d) AS last_d,
     fsum(r) / count(*) AS mr, fsum(b) / count(*) AS mb, fsum(e) / count(*) AS me, fsum(r - b) / count(*) AS mdf,
     min(r) AS rmin, max(r) AS rmax
   FROM s GROUP BY symbol
 ),
 -- centred sums (two-pass, as pandas and numpy do)
-mom AS (
+mom AS MATERIALIZED (
   SELECT s.symbol,
     fsum((r - mr) * (r - mr)) AS m2, fsum((r - mr) * (r - mr) * (r - mr)) AS m3,
     fsum(((r - mr) * (r - mr)) * ((r - mr) * (r - mr))) AS m4,
@@ -178,22 +186,21 @@ cal AS (
 ),
 -- drawdowns on quantstats' own price path: numpy's cumprod multiplies strictly left to right, and
 -- a price that returns exactly to its old peak must give exactly 0 (a new period starts after it),
--- so the cumulative product is folded in order: from scratch at every 64th row, then row by row
--- from the nearest such block start. to_prices: 1 + (cumprod - 1); baseline 1.0 before day one.
-fac AS (SELECT symbol, list(1 + r ORDER BY i) AS fr, list(1 + b ORDER BY i) AS fb, count(*) AS n FROM s GROUP BY symbol),
-blk AS (
+-- so the cumulative product is folded in order: from scratch up to every 64th row, then within
+-- each block of 64 from that block's start (multiplying by 1.0 first is exact). to_prices: 1 + (cumprod - 1); baseline 1.0 before day one.
+fac AS MATERIALIZED (SELECT symbol, list(1 + r ORDER BY i) AS fr, list(1 + b ORDER BY i) AS fb, count(*) AS n FROM s GROUP BY symbol),
+blk AS MATERIALIZED (
   SELECT symbol, j,
-    list_reduce(list_slice(fr, 1, j * 64), (a, x) -> a * x) AS pr,
-    list_reduce(list_slice(fb, 1, j * 64), (a, x) -> a * x) AS pb
-  FROM fac, range(1, (SELECT max(n) FROM fac) // 64 + 1) t(j) WHERE j * 64 <= fac.n
+    CASE WHEN j = 0 THEN 1.0 ELSE list_reduce(list_slice(fr, 1, j * 64), (a, x) -> a * x) END AS base_r,
+    CASE WHEN j = 0 THEN 1.0 ELSE list_reduce(list_slice(fb, 1, j * 64), (a, x) -> a * x) END AS base_b,
+    list_slice(fr, j * 64 + 1, j * 64 + 64) AS blk_r, list_slice(fb, j * 64 + 1, j * 64 + 64) AS blk_b
+  FROM fac, range(0, (SELECT max(n) FROM fac) // 64 + 1) t(j) WHERE j * 64 < fac.n
 ),
-cum AS (
+cum AS MATERIALIZED (
   SELECT s.symbol, s.i, s.d, s.r, s.b,
-    1 + (CASE WHEN blk.j IS NULL THEN list_reduce(list_slice(fac.fr, 1, s.i), (a, x) -> a * x)
-      ELSE list_reduce(list_prepend(blk.pr, list_slice(fac.fr, blk.j * 64 + 1, s.i)), (a, x) -> a * x) END - 1) AS pr,
-    1 + (CASE WHEN blk.j IS NULL THEN list_reduce(list_slice(fac.fb, 1, s.i), (a, x) -> a * x)
-      ELSE list_reduce(list_prepend(blk.pb, list_slice(fac.fb, blk.j * 64 + 1, s.i)), (a, x) -> a * x) END - 1) AS pb
-  FROM s JOIN fac USING (symbol) LEFT JOIN blk ON blk.symbol = s.symbol AND blk.j = (s.i - 1) // 64
+    1 + (list_reduce(list_prepend(blk.base_r, list_slice(blk.blk_r, 1, (s.i - 1) % 64 + 1)), (a, x) -> a * x) - 1) AS pr,
+    1 + (list_reduce(list_prepend(blk.base_b, list_slice(blk.blk_b, 1, (s.i - 1) % 64 + 1)), (a, x) -> a * x) - 1) AS pb
+  FROM s JOIN blk ON blk.symbol = s.symbol AND blk.j = (s.i - 1) // 64
 ),
 dds AS MATERIALIZED (
   SELECT symbol, i, d, r,
@@ -206,12 +213,12 @@ ddprev AS (
     dd < 0 AND (i = 1 OR lag(dd) OVER w = 0) AS start_r, ddb < 0 AND (i = 1 OR lag(ddb) OVER w = 0) AS start_b
   FROM dds WINDOW w AS (PARTITION BY symbol ORDER BY i)
 ),
-ddflag AS (
+ddflag AS MATERIALIZED (
   SELECT symbol, i, d, dd, ddb,
     sum(CASE WHEN start_r THEN 1 ELSE 0 END) OVER w AS gr, sum(CASE WHEN start_b THEN 1 ELSE 0 END) OVER w AS gb
   FROM ddprev WINDOW w AS (PARTITION BY symbol ORDER BY i ROWS UNBOUNDED PRECEDING)
 ),
-periods AS (
+periods AS MATERIALIZED (
   SELECT symbol, gr, min(d) AS p_start, max(d) AS p_end, min(i) AS first_i, min(dd) AS p_min,
     first(d ORDER BY dd, i) AS valley, date_diff('day', min(d), max(d)) + 1 AS days
   FROM ddflag WHERE dd < 0 GROUP BY symbol, gr
