@@ -240,16 +240,6 @@ export type FileSuffix = (typeof TABLE_DOWNLOAD_FORMATS)[DownloadFormat];
 export const ALL_DOWNLOAD_FORMATS = { sqlite: 'db.zip', 'sqlite.gz': 'db.gz' } as const;
 export const ALL_BASENAME = 'flags_all';
 
-export const CONTENT_TYPES: Readonly<Record<FileSuffix, string>> = {
-  'csv.zip': 'application/zip',
-  'tsv.zip': 'application/zip',
-  'db.zip': 'application/zip',
-  parquet: 'application/octet-stream',
-  'csv.gz': 'application/gzip',
-  'tsv.gz': 'application/gzip',
-  'db.gz': 'application/gzip',
-};
-
 export const TABLE_FILE_SUFFIXES = Object.values(TABLE_DOWNLOAD_FORMATS) as FileSuffix[];
 
 export function tableFileName(table: FlagsTable, suffix: FileSuffix): string {
