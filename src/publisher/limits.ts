@@ -51,6 +51,8 @@ export interface WindowState {
   remaining: number;
   /** Window length in seconds, for X-RateLimit-Window headers. */
   windowSeconds: number;
+  /** When the current window ends (Unix epoch seconds), for X-RateLimit-Reset headers. */
+  resetEpochSeconds: number;
 }
 
 export type Decision =
@@ -83,6 +85,7 @@ export class RateLimiter {
       limit: w.limit,
       remaining: Math.max(0, w.limit - c.count),
       windowSeconds: Math.round(this.windowMs[w.period] / 1000),
+      resetEpochSeconds: Math.ceil((c.start + this.windowMs[w.period]) / 1000),
     }));
     if (full.length === 0) return { allowed: true, windows };
     const waits = full.map(({ w, c }) => c.start + this.windowMs[w.period] - t);

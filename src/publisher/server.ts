@@ -181,8 +181,8 @@ export async function startPublisher(opts: PublisherOptions): Promise<Publisher>
     if (!limitsOn) return true;
     const ip = req.socket.remoteAddress ?? 'unknown';
     const d: Decision = limiter.take(ip, bucket);
-    const isMfDownload = bucket === 'mf-whole' || bucket === 'mf-range';
-    if (isMfDownload) res.setHeaders(new Map(Object.entries(mfDownloadHeaders(d))));
+    if (bucket === 'mf-whole' || bucket === 'mf-range') res.setHeaders(new Map(Object.entries(mfDownloadHeaders(d))));
+    if (bucket === 'mf-requests') res.setHeaders(new Map(Object.entries(mfQueryHeaders(d))));
     if (d.allowed) return true;
     res.setHeader('Retry-After', String(d.retryAfterSeconds));
     const kind = bucket.endsWith('requests') || bucket.endsWith('queries') ? 'requests' : 'downloads';
@@ -238,6 +238,16 @@ function mfDownloadHeaders(d: Decision): Record<string, string> {
     'X-RateLimit-Limit-Day': String(day.limit),
     'X-RateLimit-Remaining-Day': String(day.remaining),
     'X-RateLimit-Window-Day': String(day.windowSeconds),
+  };
+}
+
+/** MF's query-endpoint headers (catalog, terms, manifest): limit, remaining, reset as epoch seconds. */
+function mfQueryHeaders(d: Decision): Record<string, string> {
+  const minute = d.windows[0];
+  return {
+    'X-RateLimit-Limit': String(minute.limit),
+    'X-RateLimit-Remaining': String(minute.remaining),
+    'X-RateLimit-Reset': String(minute.resetEpochSeconds),
   };
 }
 

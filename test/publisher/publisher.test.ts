@@ -257,6 +257,17 @@ describe('publisher: rate limits', () => {
     expect((await get(pub, '/mf/v1/download?format=latest', { Range: 'bytes=0-9' })).status).toBe(206);
   });
 
+  it('sends MF query headers (limit, remaining, reset) on the manifest and catalog', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const r = await get(pub, '/mf/v1/downloads/manifest');
+    expect(r.headers.get('x-ratelimit-limit')).toBe('300');
+    expect(r.headers.get('x-ratelimit-remaining')).toBe('299');
+    const reset = Number(r.headers.get('x-ratelimit-reset'));
+    expect(reset).toBeGreaterThanOrEqual(before + 59);
+    expect(reset).toBeLessThanOrEqual(before + 61);
+    expect((await get(pub, '/mf/v1/')).headers.get('x-ratelimit-remaining')).toBe('298');
+  });
+
   it('opens a new window when the configured one has passed', async () => {
     let now = 1_000_000;
     const { RateLimiter } = await import('../../src/publisher/limits.js');
