@@ -347,6 +347,19 @@ describe('publisher: faults', () => {
     expect(elapsed).toBeGreaterThanOrEqual(350);
   });
 
+  it('survives a client that goes away mid-body, and serves the next request', async () => {
+    pub.setFaults('throttle=800kbps');
+    const controller = new AbortController();
+    const r = await fetch(`${pub.url}${route}`, { signal: controller.signal });
+    const reader = r.body!.getReader();
+    await reader.read();
+    controller.abort();
+    pub.setFaults('');
+    const next = await get(pub, route);
+    expect(next.status).toBe(200);
+    expect(next.body.equals(file('mf', 'mf_nav_master.csv.gz'))).toBe(true);
+  });
+
   it('refuses a malformed fault spec with a message naming it', async () => {
     expect(() => pub.setFaults('explode=1')).toThrow(/unknown fault 'explode'/);
     expect(() => pub.setFaults('throttle=fast')).toThrow(/rate like 1mbps/);
