@@ -59,6 +59,43 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
     await screenshot(page, 'data-synced');
   }, 240_000);
 
+  it('indicators: pick two, notes shown above the chart, chart and table', async () => {
+    const { page } = s;
+    await page.goto(`${app.url}#/indicators/us_macro`);
+    const boxes = page.getByRole('checkbox', { name: /^Pick / });
+    await boxes.first().waitFor({ timeout: 30_000 });
+    await boxes.nth(0).check();
+    await boxes.nth(1).check();
+    await page.getByRole('button', { name: 'Draw' }).click();
+    const canvas = page.locator('.result .chart canvas').first();
+    await canvas.waitFor({ timeout: 30_000 });
+    const notes = page.locator('.notes li');
+    expect(await notes.count()).toBe(2);
+    for (const t of await notes.locator('p.small').first().allTextContents()) expect(t.trim().length).toBeGreaterThan(0);
+    const [notesBox, chartBox] = [await notes.first().boundingBox(), await canvas.boundingBox()];
+    expect(notesBox!.y).toBeLessThan(chartBox!.y);
+    expect(page.url()).toContain('ids=');
+    await screenshot(page, 'indicators-chart');
+    await page.getByRole('tab', { name: 'Table' }).click();
+    expect(await page.locator('.result table.data tbody tr').count()).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('SQL: every example query runs against the synced data', async () => {
+    const { page } = s;
+    await page.goto(`${app.url}#/sql`);
+    const examples = page.locator('.examples button');
+    await examples.first().waitFor();
+    const n = await examples.count();
+    for (let i = 0; i < n; i++) {
+      await examples.nth(i).click();
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+      await page.getByRole('button', { name: 'Run', exact: true }).waitFor({ timeout: 30_000 });
+      await page.getByRole('status').filter({ hasText: /rows/ }).waitFor({ timeout: 30_000 });
+      expect(await page.getByRole('alert').count(), await examples.nth(i).textContent() ?? '').toBe(0);
+    }
+    await screenshot(page, 'sql-example');
+  }, 120_000);
+
   it('fund search → scheme page with its NAV chart', async () => {
     const { page } = s;
     await page.goto(`${app.url}#/funds`);

@@ -45,7 +45,7 @@ export function windowReturns(points: { date: string; nav: number }[]): WindowRe
     const i = atOrBefore(points, back(last.date, y, m));
     if (i < 0 || points[i].nav <= 0) continue;
     const total = last.nav / points[i].nav - 1;
-    out.push({ window: label, from: points[i].date, to: last.date, total, annualised: y >= 1 ? (1 + total) ** (1 / span(points[i].date, last.date)) - 1 : null });
+    out.push({ window: label, from: points[i].date, to: last.date, total, annualised: y > 1 ? (1 + total) ** (1 / span(points[i].date, last.date)) - 1 : null });
   }
   const first = points.find((p) => p.nav > 0);
   if (first && first !== last) {

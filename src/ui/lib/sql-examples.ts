@@ -11,7 +11,7 @@ export const EXAMPLES: Example[] = [
     teaches: 'aaum_quarter is a text label and does not sort chronologically; aaum_quarter_end does.',
     sql: `SELECT aaum_quarter, aaum_quarter_end, count(*) AS schemes,
        round(sum(aaum_cr_quarterly_avg::DOUBLE), 1) AS aaum_cr
-FROM mf.mf_nav_master_latest
+FROM mf.latest
 WHERE aaum_quarter_end IS NOT NULL
 GROUP BY ALL
 ORDER BY aaum_quarter_end DESC;`,
@@ -20,8 +20,8 @@ ORDER BY aaum_quarter_end DESC;`,
     title: 'Cast DECIMAL before float arithmetic',
     teaches: 'NAV is DECIMAL in parquet: cast to DOUBLE before mixing with floats.',
     sql: `SELECT scheme_code, date, nav, nav::DOUBLE / first_value(nav::DOUBLE) OVER w AS growth_of_1
-FROM mf.mf_nav_master
-WHERE scheme_code = (SELECT min(scheme_code) FROM mf.mf_nav_master_latest WHERE is_active)
+FROM mf.nav
+WHERE scheme_code = (SELECT min(scheme_code) FROM mf.latest WHERE is_active)
 WINDOW w AS (ORDER BY date)
 ORDER BY date;`,
   },
@@ -32,15 +32,15 @@ ORDER BY date;`,
        count(*) AS schemes,
        avg(nav::DOUBLE) FILTER (WHERE NOT (nav = 0 AND NOT is_active)) AS avg_nav_clean,
        avg(nav::DOUBLE) AS avg_nav_naive
-FROM mf.mf_nav_master_latest
+FROM mf.latest
 GROUP BY ALL ORDER BY schemes DESC;`,
   },
   {
     title: 'Filter NAV history by scheme_code',
     teaches: 'The full-history file is clustered by scheme_code: filtering on it is cheap; on date or name it scans everything.',
     sql: `SELECT date, nav
-FROM mf.mf_nav_master
-WHERE scheme_code = (SELECT max(scheme_code) FROM mf.mf_nav_master_latest WHERE is_active)
+FROM mf.nav
+WHERE scheme_code = (SELECT max(scheme_code) FROM mf.latest WHERE is_active)
 ORDER BY date DESC
 LIMIT 100;`,
   },
