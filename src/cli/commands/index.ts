@@ -15,4 +15,6 @@ export const commands: Array<() => Promise<Command>> = [
   () => import('./serve.js').then((m) => m.default),
   () => import('./import-amfi.js').then((m) => m.default),
   () => import('./series.js').then((m) => m.default),
+  () => import('./compare.js').then((m) => m.default),
+  () => import('./import-prices.js').then((m) => m.default),
 ];

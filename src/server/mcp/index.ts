@@ -8,4 +8,5 @@ export const toolModules: Array<() => Promise<ToolModule>> = [
   () => import('./mf.js').then((m) => m.default),
   () => import('./flags.js').then((m) => m.default),
   () => import('./indicators.js').then((m) => m.default),
+  () => import('./compare.js').then((m) => m.default),
 ];

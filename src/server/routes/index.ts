@@ -8,4 +8,5 @@ export const routeModules: Array<() => Promise<RouteModule>> = [
   () => import('./mf.js').then((m) => m.default),
   () => import('./flags.js').then((m) => m.default),
   () => import('./indicators.js').then((m) => m.default),
+  () => import('./compare.js').then((m) => m.default),
 ];

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../../../src/core/engine/engine.js';
+import { CREATE_USER_PRICES } from '../../../src/core/services/compare/import.js';
 
 /** The quantstats reference cases (development set), from the repository's sibling shared folder. */
 export const REFERENCE_DIR = path.resolve(import.meta.dirname, '../../../../shared/reference/quantstats');
@@ -27,7 +28,8 @@ export function referenceCases(): ReferenceCase[] {
 /** An in-memory `user` database holding one case's prices as user.prices. */
 export async function loadUserPrices(engine: Engine, csvPath: string): Promise<void> {
   await engine.exec(`ATTACH IF NOT EXISTS ':memory:' AS "user"`);
-  await engine.exec('CREATE OR REPLACE TABLE "user".prices (date DATE NOT NULL, symbol VARCHAR NOT NULL, close DOUBLE NOT NULL)');
+  await engine.exec('DROP TABLE IF EXISTS "user".prices');
+  await engine.exec(CREATE_USER_PRICES);
   const name = `ref-${path.basename(csvPath)}`;
   await engine.registerFile(name, csvPath);
   await engine.exec(
