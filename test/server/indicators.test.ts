@@ -312,6 +312,28 @@ describe('errors, legacy surface, OpenAPI', () => {
   });
 });
 
+describe('before any sync', () => {
+  it('answers 503 in the envelope with a hint to sync, never a bare 500', async () => {
+    const { NodeEngine } = await import('../../src/core/engine/node.js');
+    const empty = await NodeEngine.open();
+    const bare = await buildServer({ engine: empty, baseUrl: 'http://127.0.0.1:1' });
+    await bare.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const url = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
+      for (const path of ['/v1/categories', '/v1/series?ids=DGS10', '/v1/find?q=gdp']) {
+        const res = await fetch(`${url}${path}`);
+        expect(res.status, path).toBe(503);
+        const body = await res.json();
+        expect(body).toMatchObject({ error: 'service_unavailable', status: 503 });
+        expect(body.hint).toMatch(/sync/i);
+      }
+    } finally {
+      await bare.close();
+      await empty.close();
+    }
+  });
+});
+
 describe('MCP (Streamable HTTP, SDK client)', () => {
   it('lists the four tools and answers each from the same services', async () => {
     const client = new Client({ name: 'indicators-test', version: '1.0.0' });
