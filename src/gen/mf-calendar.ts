@@ -88,7 +88,7 @@ function equityRegime(dn: number): [number, number] {
 }
 
 /** Factor 0 is gold, 1 is overseas equity, the rest are sector factors. */
-export const FACTOR_COUNT = 32;
+export const FACTOR_COUNT = 12;
 export const GOLD_FACTOR = 0;
 export const OVERSEAS_FACTOR = 1;
 

@@ -71,7 +71,6 @@ export async function loadInputs(conn: DuckDBConnection, schemes: readonly Schem
     })(),
   );
   await conn.run(`CREATE TABLE calv AS SELECT
-      (SELECT list(ds ORDER BY dn) FROM cal_days) AS ds,
       (SELECT list(b ORDER BY dn) FROM cal_days) AS b,
       (SELECT list(m ORDER BY dn) FROM cal_days) AS m,
       (SELECT list(a ORDER BY dn) FROM cal_days) AS a,
@@ -117,20 +116,21 @@ export async function buildNav(conn: DuckDBConnection, seed: number): Promise<vo
   const s = Math.trunc(seed);
   await conn.run(`CREATE TABLE mf_nav_master AS
     WITH x AS (
-      SELECT sch.*, unnest(range(first, stop + 1)) AS dn FROM sch
+      SELECT scheme_code, scheme_name, isin, family, last, weekend, gap_from, gap_to, zero_end, decimals, flat, dn0,
+        ln_base, alpha, bm, ba, br, bf, fk, eps, m0, a0, r0, f0, unnest(range(first, stop + 1))::INTEGER AS dn
+      FROM sch
     ), h AS (
-      SELECT x.*, c.*, hash(${s}, x.family, x.dn) AS hv FROM x CROSS JOIN calv c
-      WHERE (x.weekend OR c.b[x.dn + 1]) AND NOT (x.dn BETWEEN x.gap_from AND x.gap_to)
+      SELECT x.*, c.m[dn + 1] AS m, c.a[dn + 1] AS a, c.r[dn + 1] AS r, c.f[fk * c.n + dn + 1] AS f, hash(${s}, family, dn) AS hv
+      FROM x CROSS JOIN calv c
+      WHERE (weekend OR c.b[dn + 1]) AND NOT (dn BETWEEN gap_from AND gap_to)
     )
     SELECT
       scheme_code,
-      ds[dn + 1] AS date,
+      (DATE '2006-04-01' + dn)::VARCHAR AS date,
       (CASE WHEN zero_end AND dn = last THEN 0
         ELSE round(exp(
-          CASE WHEN flat THEN ln_base ELSE
-            ln_base + alpha * (dn - dn0) + bm * (m[dn + 1] - m0) + ba * (a[dn + 1] - a0) + br * (r[dn + 1] - r0)
-            + bf * (f[fk * n + dn + 1] - f0)
-          END
+          CASE WHEN flat THEN ln_base
+          ELSE ln_base + alpha * (dn - dn0) + bm * (m - m0) + ba * (a - a0) + br * (r - r0) + bf * (f - f0) END
           + eps * sqrt(-2 * ln(((hv >> 32)::DOUBLE + 0.5) / 4294967296.0)) * cos(2 * pi() * ((hv & 4294967295::UBIGINT)::DOUBLE / 4294967296.0))
         ), decimals)
       END)::DECIMAL(18,4) AS nav,

@@ -228,7 +228,7 @@ const CASE_PREDICATES: Record<string, (s: Scheme) => boolean> = {
 
 // ---------------------------------------------------------------------------------------------
 
-const SCALE_SCHEMES: Record<Scale, number> = { tiny: 0, demo: 3000, full: 38000 };
+const SCALE_SCHEMES: Record<Scale, number> = { tiny: 0, demo: 2000, full: 38000 };
 const CODE_SPAN = 52_000;
 
 export function buildUniverse(scale: Scale, seed: number): Universe {
