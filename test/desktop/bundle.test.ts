@@ -1,0 +1,30 @@
+import { describe, it, expect } from 'vitest';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'vite';
+
+/** electron/main.cjs loads the built bundle, not the sources: build it and use it the same way. */
+describe('desktop bundle (dist-electron/desktop.mjs)', () => {
+  it('builds, loads in plain Node and starts the core with the exports main.cjs uses', { timeout: 240_000 }, async () => {
+    const outDir = await mkdtemp(path.join(tmpdir(), 'almanac-desktop-build-'));
+    await build({ configFile: 'vite.desktop.config.ts', logLevel: 'silent', build: { outDir } });
+    // Resolve node_modules from the project, as the packaged app does beside its own node_modules.
+    const bundle = path.join(process.cwd(), 'dist-electron-test.mjs');
+    const { copyFile, rm } = await import('node:fs/promises');
+    await copyFile(path.join(outDir, 'desktop.mjs'), bundle);
+    try {
+      const m = await import(pathToFileURL(bundle).href);
+      for (const name of ['startDesktopCore', 'CHANNELS', 'CONTENT_SECURITY_POLICY', 'WEB_PREFERENCES', 'isInternalUrl', 'isAllowedExternalUrl']) {
+        expect(m[name], name).toBeDefined();
+      }
+      const core = await m.startDesktopCore({ userDataDir: await mkdtemp(path.join(tmpdir(), 'almanac-userdata-')) });
+      expect(await core.handle('engine:all', { sql: 'SELECT 40 + ? AS n', params: [2] })).toEqual([{ n: 42 }]);
+      expect(await core.handle('sync:status')).toEqual([]);
+      await core.close();
+    } finally {
+      await rm(bundle, { force: true });
+    }
+  });
+});
