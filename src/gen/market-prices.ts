@@ -42,37 +42,37 @@ interface MarketModel {
 const ANCHOR = toDay('2026-11-13');
 
 export const MARKET_MODELS: Record<string, MarketModel> = {
-  '^GSPC': { start: '2000-01-03', calendar: 'US', anchorLevel: 6700, trend: 0.07, vol: 0.17, k: 0.05, dp: 2, volume: 3.8e9, real: [{ series: 'SPX' }],
+  '^GSPC': { start: '2000-01-03', calendar: 'US', anchorLevel: 6700, trend: 0.07, vol: 0.17, k: 0.3, dp: 2, volume: 3.8e9, real: [{ series: 'SPX' }],
     notes: 'Price index (dividends excluded): total return is about 1.5 to 2 points a year higher. Closes from 2016-02-12 to 2026-02-11 are the real FRED SP500 closes (data package datasets/s-and-p-500, which drops US market holidays); closes outside that window and all open/high/low/volume are generated. Volume is the consolidated share volume of the constituents, not index units.' },
-  '^NSEI': { start: '1990-07-03', calendar: 'IN', anchorLevel: 25900, trend: 0.11, vol: 0.2, k: 0.05, dp: 2, volume: 3.0e8,
+  '^NSEI': { start: '1990-07-03', calendar: 'IN', anchorLevel: 25900, trend: 0.11, vol: 0.2, k: 0.3, dp: 2, volume: 3.0e8,
     real: [{ series: 'NIFTY50' }, { series: 'NIFTY50_YF', from: '2016-04-28' }],
     notes: 'Price index in rupees. Real closes: 1990-07-03 to 2016-04-27 from an NSE historical download (two decimals; includes Saturday special sessions), then 2016-04-28 to 2024-12-31 as served by Yahoo Finance (^NSEI, float32 artefacts such as 4494.64990234375 kept as stored). Later closes and all open/high/low/volume are generated. Muhurat (Diwali evening) sessions are one-hour trading days.' },
-  '^N225': { start: '1990-01-04', calendar: 'JP', anchorLevel: 48000, trend: 0.03, vol: 0.22, k: 0.08, dp: 2, volume: 1.2e9,
+  '^N225': { start: '1990-01-04', calendar: 'JP', anchorLevel: 48000, trend: 0.03, vol: 0.22, k: 0.4, dp: 2, volume: 1.2e9,
     notes: 'Price-weighted (not capitalisation-weighted) average of 225 Tokyo stocks in yen, so high-priced shares such as Fast Retailing dominate. Generated sample path. The Tokyo exchange closes January 1-3 and December 31.' },
-  '^HSI': { start: '1990-01-02', calendar: 'HK', anchorLevel: 26000, trend: 0.03, vol: 0.24, k: 0.08, dp: 2, volume: 2.5e9,
+  '^HSI': { start: '1990-01-02', calendar: 'HK', anchorLevel: 26000, trend: 0.03, vol: 0.24, k: 0.4, dp: 2, volume: 2.5e9,
     notes: 'Hang Seng Index in Hong Kong dollars, free-float capitalisation-weighted; mainland companies are now most of the weight. Half-day sessions on Christmas Eve and New Year\'s Eve have normal rows. Generated sample path.' },
-  '^GDAXI': { start: '1990-01-02', calendar: 'DE', anchorLevel: 23800, trend: 0.06, vol: 0.21, k: 0.06, dp: 2, volume: 7.0e7,
+  '^GDAXI': { start: '1990-01-02', calendar: 'DE', anchorLevel: 23800, trend: 0.06, vol: 0.21, k: 0.4, dp: 2, volume: 7.0e7,
     notes: 'DAX is a performance (total-return) index: dividends are reinvested, so it is not comparable with price indices such as the S&P 500 or Nikkei without adjustment. Expanded from 30 to 40 members in 2021-09. Generated sample path.' },
-  '000001.SS': { start: '1991-01-02', calendar: 'CN', anchorLevel: 3950, trend: 0.04, vol: 0.24, k: 0.1, dp: 2, volume: 4.0e8,
+  '000001.SS': { start: '1991-01-02', calendar: 'CN', anchorLevel: 3950, trend: 0.04, vol: 0.24, k: 0.4, dp: 2, volume: 4.0e8,
     notes: 'SSE Composite: all A and B shares on the Shanghai exchange, weighted by total (not free-float) capitalisation, so large state-owned banks dominate. The exchange closes for a week at Lunar New Year and National Day (October 1-7). Generated sample path.' },
-  '^TNX': { start: '1990-01-02', calendar: 'US', anchorLevel: 4.1, trend: 0, vol: 0.22, k: 0.25, dp: 3, volume: 0,
+  '^TNX': { start: '1990-01-02', calendar: 'US', anchorLevel: 4.1, trend: 0, vol: 0.22, k: 0.5, dp: 3, volume: 0,
     notes: 'CBOE 10-year Treasury yield index quoted in percent (Yahoo shows the yield itself; the CBOE contract is the yield times 10). A yield, not a price: a rising value means falling bond prices. Differs from the Treasury constant-maturity DGS10 by quote time. Generated sample path.' },
-  'DX-Y.NYB': { start: '1990-01-02', calendar: 'US', anchorLevel: 99.5, trend: 0, vol: 0.08, k: 0.2, dp: 3, volume: 0,
+  'DX-Y.NYB': { start: '1990-01-02', calendar: 'US', anchorLevel: 99.5, trend: 0, vol: 0.08, k: 0.5, dp: 3, volume: 0,
     notes: 'ICE US Dollar Index: geometric average against six currencies with the euro at 57.6 percent, fixed weights since 1999, so it is mostly EUR/USD and says little about the dollar against Asian or emerging currencies. Generated sample path.' },
-  'INR=X': { start: '2003-12-01', calendar: 'IN', anchorLevel: 88.6, trend: 0.035, vol: 0.06, k: 0.3, dp: 4, volume: 0,
+  'INR=X': { start: '2003-12-01', calendar: 'IN', anchorLevel: 88.6, trend: 0.035, vol: 0.06, k: 0.5, dp: 4, volume: 0,
     notes: 'Rupees per US dollar: a rise is a weaker rupee. Quote snapshot of the offshore-accessible interbank rate, not RBI\'s reference rate; weekend rows never appear. Generated sample path.' },
-  'JPY=X': { start: '1996-10-30', calendar: 'JP', anchorLevel: 154.5, trend: 0, vol: 0.1, k: 0.12, dp: 3, volume: 0,
+  'JPY=X': { start: '1996-10-30', calendar: 'JP', anchorLevel: 154.5, trend: 0, vol: 0.1, k: 0.3, dp: 3, volume: 0,
     notes: 'Yen per US dollar: a rise is a weaker yen. Ministry of Finance interventions (1998, 2011, 2022, 2024) show as one-day drops of several yen. Generated sample path.' },
-  'GC=F': { start: '2000-08-30', calendar: 'US', anchorLevel: 4080, trend: 0.08, vol: 0.16, k: 0.03, dp: 1, volume: 1.8e5,
+  'GC=F': { start: '2000-08-30', calendar: 'US', anchorLevel: 4080, trend: 0.08, vol: 0.16, k: 0.15, dp: 1, volume: 1.8e5,
     notes: 'COMEX gold front-month futures settlement, USD per troy ounce. The front contract rolls every two months, so the series jumps by the roll spread on roll days; adjust before computing long-horizon returns. Generated sample path.' },
-  'SI=F': { start: '2000-08-30', calendar: 'US', anchorLevel: 50.5, trend: 0.06, vol: 0.28, k: 0.04, dp: 3, volume: 6.0e4,
+  'SI=F': { start: '2000-08-30', calendar: 'US', anchorLevel: 50.5, trend: 0.06, vol: 0.28, k: 0.3, dp: 3, volume: 6.0e4,
     notes: 'COMEX silver front-month futures, USD per troy ounce; roll jumps as for gold. Far more volatile than gold (industrial demand). Generated sample path.' },
-  'HG=F': { start: '2000-08-30', calendar: 'US', anchorLevel: 5.05, trend: 0.05, vol: 0.25, k: 0.06, dp: 4, volume: 8.0e4,
+  'HG=F': { start: '2000-08-30', calendar: 'US', anchorLevel: 5.05, trend: 0.05, vol: 0.25, k: 0.3, dp: 4, volume: 8.0e4,
     notes: 'COMEX copper front-month futures in USD per pound (LME quotes per tonne: multiply by 2204.62). Monthly roll jumps. Generated sample path.' },
-  'CL=F': { start: '1986-01-02', calendar: 'US', anchorLevel: 60, trend: 0, vol: 0.35, k: 0.15, dp: 2, volume: 3.5e5, real: [{ series: 'WTI' }],
+  'CL=F': { start: '1986-01-02', calendar: 'US', anchorLevel: 60, trend: 0, vol: 0.35, k: 0.3, dp: 2, volume: 3.5e5, real: [{ series: 'WTI' }],
     notes: 'Closes from 1986-01-02 to 2026-08-18 are the real EIA WTI spot price at Cushing, Oklahoma (series RWTC, data package datasets/oil-prices), not the NYMEX front-month settlement the ticker names: spot and front-month differ around expiries. Includes the real -36.98 on 2020-04-20 (storage full at contract expiry), so log returns are undefined there. Later closes and all open/high/low/volume are generated.' },
   'BZ=F': { start: '2007-07-30', calendar: 'GB', anchorLevel: 64, trend: 0, vol: 0.33, k: 0.15, dp: 2, volume: 2.5e5, spreadOver: 'CL=F',
-    notes: 'ICE Brent front-month. Generated as the CL=F close plus a mean-reverting Brent-WTI spread (a few dollars; it widened to above 20 in 2011 when Cushing was landlocked); it therefore inherits the real WTI path, except on days when WTI was negative, where Brent stays positive. Open/high/low/volume generated.' },
+    notes: 'ICE Brent front-month. Generated as the CL=F close plus a mean-reverting Brent-WTI spread (a few dollars; it widened to above 20 in 2011 when Cushing was landlocked); it therefore inherits the real WTI path, except where WTI collapsed below zero in April 2020, where Brent carries on from its previous close as the seaborne market did. Open/high/low/volume generated.' },
   'NG=F': { start: '2000-08-30', calendar: 'US', anchorLevel: 4.3, trend: 0, vol: 0.55, k: 0.8, dp: 3, volume: 1.5e5,
     notes: 'Henry Hub front-month futures, USD per MMBtu. Strongly seasonal (winter contracts trade higher) and the roll between months can move the series by 10 percent; do not read roll days as returns. Generated sample path.' },
 };
@@ -84,10 +84,14 @@ function closes(sym: MarketSymbol, m: MarketModel, seed: number, asOf: number, w
   if (m.spreadOver) {
     const rng = new Rng(seed, `market:${sym.symbol}:spread`);
     let spread = 3;
+    let prev: number | null = null;
     for (const [day, w] of wti) {
       if (day < start) continue;
       spread = spread * (1 - 0.5 / 252) + 3 * (0.5 / 252) + 0.6 * rng.normal() * Math.sqrt(1 / 252) * 4;
-      out.set(day, round(Math.max(w + spread, 1 + Math.abs(spread)), m.dp));
+      // Where landlocked WTI collapsed (2020-04-20/21), seaborne Brent did not: carry on from its last close.
+      const close: number = prev !== null && w + spread < prev * 0.6 ? prev * (1 + 0.03 * rng.normal()) : w + spread;
+      out.set(day, round(close, m.dp));
+      prev = close;
     }
     return out;
   }
