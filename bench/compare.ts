@@ -1,0 +1,55 @@
+/**
+ * Compare benchmark: 6 symbols x 10 years (reference case dev-02, all 81 metrics per symbol), warm,
+ * through the same core function REST, MCP and the CLI call. quantstats 0.0.81 took 3.91 s for the
+ * same request (recorded with the reference cases); the goal is at least 50x faster.
+ * `npx tsx bench/compare.ts` runs it alone; `benchCompare()` is what a suite runner calls.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { NodeEngine } from '../src/core/engine/node.js';
+import { compare } from '../src/core/services/compare/compare.js';
+import { openPriceSource } from '../src/core/services/compare/prices.js';
+import { REFERENCE_DIR, loadUserPrices, referenceCases } from '../test/core/compare/reference.js';
+import { printTable, ratio, time, writeResults, type BenchResult } from './lib.js';
+
+export const QUANTSTATS_SECONDS = 3.91;
+const TARGET_X = 50;
+
+export async function benchCompare(repeats = 7): Promise<BenchResult[]> {
+  const c = referenceCases().find((r) => r.id === 'dev-02')!;
+  const engine = await NodeEngine.open();
+  try {
+    await loadUserPrices(engine, path.join(REFERENCE_DIR, c.prices_csv));
+    const source = await openPriceSource(engine);
+    const params = { symbols: c.symbols, benchmark: c.benchmark, start_date: c.start_date, end_date: c.end_date, risk_free_rate: c.risk_free_rate, precision: 'display' as const };
+    const run = async () => {
+      const res = await compare(engine, params, source);
+      if (!res.symbols.every((s) => s.success)) throw new Error('compare bench: a symbol failed');
+    };
+    const warm = await time(run, repeats, 2);
+    const reference = QUANTSTATS_SECONDS * 1000;
+    const speedup = Math.round((reference / warm.median) * 10) / 10;
+    return [
+      {
+        case: `compare ${c.symbols.length} symbols x 10 years, 81 metrics, warm`,
+        unit: 'ms',
+        almanac: warm,
+        reference: { name: 'quantstats 0.0.81 (recorded)', value: reference },
+        ratio: ratio(warm, reference),
+        target: `>= ${TARGET_X}x faster (<= ${Math.round(reference / TARGET_X)} ms)`,
+        met: speedup >= TARGET_X,
+        note: `${speedup}x faster than quantstats; load average at start ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
+      },
+    ];
+  } finally {
+    await engine.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const results = await benchCompare();
+  printTable(results);
+  const stamp = new Date().toISOString().slice(0, 10);
+  console.log(writeResults(`compare-${stamp}`, { generated_at: new Date().toISOString(), node: process.version, results }));
+}
