@@ -36,19 +36,19 @@ export interface NavBatch {
 }
 
 /**
- * One statement for one scheme or fifty: `scheme_code IN (?, …)` (placeholders only, one per code)
- * lets DuckDB prune on the clustered scheme_code; `latest` keeps each scheme's last row in the window.
+ * One statement for one scheme or fifty. The codes arrive as one bound comma list and are joined in:
+ * DuckDB pushes the join's keys into the scan of the clustered scheme_code at run time, which a
+ * prepared `IN (?, …)` does not get (measured 5-10x slower in DuckDB-WASM). `latest` keeps each
+ * scheme's last row in the window.
  */
-export function navRowsSql(codes: number): string {
-  return `
-SELECT scheme_code, date, nav
-FROM mf.nav
-WHERE scheme_code IN (${Array(codes).fill('?').join(', ')})
-  AND date >= coalesce(?::DATE, DATE '0001-01-01')
-  AND date <= coalesce(?::DATE, DATE '9999-12-31')
-QUALIFY NOT ?::BOOLEAN OR row_number() OVER (PARTITION BY scheme_code ORDER BY date DESC) = 1
-ORDER BY scheme_code, date`;
-}
+export const NAV_ROWS_SQL = `
+WITH wanted AS (SELECT unnest(string_split(?, ','))::INTEGER AS scheme_code)
+SELECT n.scheme_code, n.date, n.nav
+FROM mf.nav n JOIN wanted w ON n.scheme_code = w.scheme_code
+WHERE n.date >= coalesce(?::DATE, DATE '0001-01-01')
+  AND n.date <= coalesce(?::DATE, DATE '9999-12-31')
+QUALIFY NOT ?::BOOLEAN OR row_number() OVER (PARTITION BY n.scheme_code ORDER BY n.date DESC) = 1
+ORDER BY n.scheme_code, n.date`;
 
 export async function nav(engine: Engine, params: NavParams): Promise<SchemeNav | NavBatch> {
   const resolved = await resolveSchemes(engine, params.ids);
@@ -74,9 +74,9 @@ async function navSeries(engine: Engine, schemes: ResolvedScheme[], w: NavParams
   const out = new Map<number, SchemeNav>();
   if (schemes.length === 0) return out;
   const codes = schemes.map((s) => s.scheme_code);
-  const params: Param[] = [...codes, w.since ?? null, w.to ?? null, w.latest];
+  const params: Param[] = [codes.join(','), w.since ?? null, w.to ?? null, w.latest];
   const points = new Map<number, NavPoint[]>(codes.map((c) => [c, []]));
-  for (const r of await engine.all<NavPoint & { scheme_code: number }>(navRowsSql(codes.length), params)) {
+  for (const r of await engine.all<NavPoint & { scheme_code: number }>(NAV_ROWS_SQL, params)) {
     points.get(r.scheme_code)!.push({ date: r.date, nav: r.nav });
   }
   const successors = await findSuccessors(engine, schemes.filter((s) => !s.is_active).map((s) => s.scheme_code));

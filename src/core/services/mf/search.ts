@@ -73,27 +73,44 @@ const FILTERS_WHERE = [
   `(p.ldt IS NULL OR l.last_date <= p.ldt)`,
 ].join('\n    AND ');
 
-/** Names are compared lower-cased with runs of non-alphanumerics as one space ("MID-CAP" ~ "mid cap"). */
-const NORM_NAME = `trim(regexp_replace(lower(l.scheme_name), '[^a-z0-9]+', ' ', 'g'))`;
-const NORM_Q = `trim(regexp_replace(lower(p.q), '[^a-z0-9]+', ' ', 'g'))`;
+/**
+ * q is scored against the name normalised two ways: `lname` lower-cased with whitespace runs as one
+ * space (some names are filed double-spaced), and `wname` with every run of non-alphanumerics as one
+ * space and a space at each end, so " mid cap " finds "MID-CAP" as words. Regular expressions are
+ * slow in DuckDB-WASM, so they run only on candidate names, which contain q's words (every name tier
+ * implies it); the code and ISIN tier needs no name.
+ */
+/** Cheap test that a name may match q: it contains q's first four words (all tiers imply it). */
+const CANDIDATE = `(q.wq IS NULL AND contains(lower(l.scheme_name), q.lq)) OR (${[1, 2, 3, 4]
+  .map((i) => `contains(lower(l.scheme_name), coalesce(q.w[${i}], ''))`)
+  .join(' AND ')})`;
 
-/** Snapshot rows passing the filters, each with its q tier (NULL without q, 0 when q does not match). */
 const SCORED_CTE = `WITH ${PARAMS_CTE},
-scored AS (
+pq AS (
+  SELECT p.q, lower(p.q) AS lq, upper(p.q) AS uq, nullif(trim(regexp_replace(lower(p.q), '[^a-z0-9]+', ' ', 'g')), '') AS wq
+  FROM p
+),
+pw AS (SELECT pq.*, string_split(pq.wq, ' ') AS w FROM pq),
+named AS (
   SELECT l.*,
+    CASE WHEN ${CANDIDATE} THEN regexp_replace(lower(l.scheme_name), '\\s+', ' ', 'g') END AS lname,
+    CASE WHEN ${CANDIDATE} THEN ' ' || trim(regexp_replace(lower(l.scheme_name), '[^a-z0-9]+', ' ', 'g')) || ' ' END AS wname
+  FROM mf.latest l, p, pw q
+  WHERE ${FILTERS_WHERE}
+),
+scored AS (
+  SELECT n.* EXCLUDE (lname, wname),
     CASE
-      WHEN p.q IS NULL THEN NULL
-      WHEN l.scheme_code::VARCHAR = p.q OR upper(l.isin) = upper(p.q) OR upper(l.isin2) = upper(p.q) THEN ${RELEVANCE_TIERS.exact_id}
-      WHEN starts_with(regexp_replace(lower(l.scheme_name), '\\s+', ' ', 'g'), lower(p.q))
-        OR (${NORM_Q} <> '' AND starts_with(${NORM_NAME}, ${NORM_Q})) THEN ${RELEVANCE_TIERS.name_prefix}
-      WHEN ${NORM_Q} <> '' AND contains(' ' || ${NORM_NAME} || ' ', ' ' || ${NORM_Q} || ' ') THEN ${RELEVANCE_TIERS.whole_words}
-      WHEN contains(regexp_replace(lower(l.scheme_name), '\\s+', ' ', 'g'), lower(p.q)) THEN ${RELEVANCE_TIERS.contains}
-      WHEN ${NORM_Q} <> '' AND len(list_filter(string_split(${NORM_Q}, ' '), w -> NOT contains(${NORM_NAME}, w))) = 0
-        THEN ${RELEVANCE_TIERS.all_words}
+      WHEN q.q IS NULL THEN NULL
+      WHEN n.scheme_code::VARCHAR = q.q OR upper(n.isin) = q.uq OR upper(n.isin2) = q.uq THEN ${RELEVANCE_TIERS.exact_id}
+      WHEN n.lname IS NULL THEN 0
+      WHEN starts_with(n.lname, q.lq) OR starts_with(n.wname, ' ' || q.wq) THEN ${RELEVANCE_TIERS.name_prefix}
+      WHEN contains(n.wname, ' ' || q.wq || ' ') THEN ${RELEVANCE_TIERS.whole_words}
+      WHEN contains(n.lname, q.lq) THEN ${RELEVANCE_TIERS.contains}
+      WHEN len(list_filter(q.w, w -> NOT contains(n.wname, w))) = 0 THEN ${RELEVANCE_TIERS.all_words}
       ELSE 0
     END AS tier
-  FROM mf.latest l, p
-  WHERE ${FILTERS_WHERE}
+  FROM named n, pw q
 )`;
 
 export const SEARCH_SQL = `${SCORED_CTE}
