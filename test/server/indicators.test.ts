@@ -327,6 +327,15 @@ describe('before any sync', () => {
         expect(body).toMatchObject({ error: 'service_unavailable', status: 503 });
         expect(body.hint).toMatch(/sync/i);
       }
+      const client = new Client({ name: 'indicators-empty', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+      try {
+        const r = await client.callTool({ name: 'list_categories', arguments: {} });
+        expect(r.isError).toBe(true);
+        expect(JSON.parse((r.content as { text: string }[])[0].text)).toMatchObject({ error: 'service_unavailable', status: 503 });
+      } finally {
+        await client.close();
+      }
     } finally {
       await bare.close();
       await empty.close();

@@ -14,6 +14,7 @@ import { categories } from '../../core/services/indicators/categories.js';
 import { categoryIndicators } from '../../core/services/indicators/category-indicators.js';
 import { find } from '../../core/services/indicators/find.js';
 import { series, seriesTsv } from '../../core/services/indicators/series.js';
+import { asMissingData } from '../../core/services/indicators/missing-data.js';
 import type { ServerDeps } from '../deps.js';
 
 /**
@@ -24,7 +25,8 @@ async function answer(deps: ServerDeps, tool: string, run: () => Promise<unknown
   try {
     const out = await run();
     return { content: [{ type: 'text' as const, text: typeof out === 'string' ? out : JSON.stringify(out) }] };
-  } catch (err) {
+  } catch (thrown) {
+    const err = asMissingData(thrown) ?? thrown;
     const body =
       err instanceof ValidationError
         ? { detail: err.detail }

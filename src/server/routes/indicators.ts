@@ -19,6 +19,7 @@ import { categoryIndicators } from '../../core/services/indicators/category-indi
 import { find } from '../../core/services/indicators/find.js';
 import { series, seriesHeaders, seriesTsv } from '../../core/services/indicators/series.js';
 import { downloadFile, localManifest } from '../../core/services/indicators/downloads.js';
+import { asMissingData } from '../../core/services/indicators/missing-data.js';
 import type { ServerDeps } from '../deps.js';
 
 const tags = ['indicators'];
@@ -60,32 +61,20 @@ function detailFrom(err: FastifyError, req: FastifyRequest): ValidationItem[] {
   });
 }
 
-/** Queries over tables that are not there yet: nothing synced, which is a state, not a bug. */
-function isMissingData(err: Error): boolean {
-  return /Catalog Error: .*(indicators|indicator_config|macro_indicators|stock_prices).*does not exist/.test(err.message);
-}
-
 function pathOf(req: FastifyRequest): string {
   return req.url.split('?')[0];
 }
 
 function register(scope: FastifyInstance, deps: ServerDeps): void {
-  scope.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err.validation) return reply.code(422).send({ detail: detailFrom(err, req) });
+  scope.setErrorHandler((thrown: FastifyError, req, reply) => {
+    const err = asMissingData(thrown) ?? thrown;
+    if ('validation' in err && err.validation) return reply.code(422).send({ detail: detailFrom(err, req) });
     if (err instanceof ValidationError) return reply.code(422).send({ detail: err.detail });
     if (err instanceof ServiceError) return reply.code(err.status).send(errorBody(deps.baseUrl, err.status, pathOf(req), err.message, err.extra));
-    if (isMissingData(err)) {
-      return reply.code(503).send(
-        errorBody(deps.baseUrl, 503, pathOf(req), 'No indicator data on this machine yet.', {
-          error: 'service_unavailable',
-          hint: 'Sync the indicators dataset first (the app\'s Data page, or `npm run cli -- sync`), then retry.',
-        }),
-      );
+    if (thrown.statusCode && thrown.statusCode >= 400 && thrown.statusCode < 500) {
+      return reply.code(thrown.statusCode).send(errorBody(deps.baseUrl, thrown.statusCode, pathOf(req), thrown.message));
     }
-    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return reply.code(err.statusCode).send(errorBody(deps.baseUrl, err.statusCode, pathOf(req), err.message));
-    }
-    throw err;
+    throw thrown;
   });
 
   scope.setNotFoundHandler((req, reply) => {
