@@ -11,7 +11,8 @@ import { NodeEngine } from '../src/core/engine/node.js';
 import { compare } from '../src/core/services/compare/compare.js';
 import { openPriceSource } from '../src/core/services/compare/prices.js';
 import { REFERENCE_DIR, loadUserPrices, referenceCases } from '../test/core/compare/reference.js';
-import { printTable, ratio, time, writeResults, type BenchResult } from './lib.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { printTable, ratio, time, type BenchResult } from './lib.js';
 
 export const QUANTSTATS_SECONDS = 3.91;
 const TARGET_X = 50;
@@ -50,6 +51,9 @@ export async function benchCompare(repeats = 7): Promise<BenchResult[]> {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const results = await benchCompare();
   printTable(results);
-  const stamp = new Date().toISOString().slice(0, 10);
-  console.log(writeResults(`compare-${stamp}`, { generated_at: new Date().toISOString(), node: process.version, results }));
+  const dir = path.join(process.cwd(), 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `compare-${new Date().toISOString().slice(0, 10)}.json`);
+  writeFileSync(file, JSON.stringify({ generated_at: new Date().toISOString(), node: process.version, results }, null, 2));
+  console.log(file);
 }
