@@ -43,13 +43,26 @@ export async function download(req: DownloadRequest): Promise<DownloadOutcome> {
 
   for (;;) {
     const headers: Record<string, string> = {};
-    if (req.etag) headers['If-None-Match'] = req.etag;
-    if (have > 0 && validator) {
+    // A part already complete (the process died just after the last byte) only needs confirming.
+    const complete = have === req.expectedSize && validator !== null;
+    if (complete) headers['If-None-Match'] = validator!;
+    else if (req.etag) headers['If-None-Match'] = req.etag;
+    if (have > 0 && validator && !complete) {
       headers.Range = `bytes=${have}-`;
       headers['If-Range'] = validator;
     }
-    const res = await send(x, req.url, headers, have > 0 ? 'range' : 'whole');
+    const res = await send(x, req.url, headers, have > 0 && !complete ? 'range' : 'whole');
     await runHook(req.hook, 'download:response', { service, file });
+    if (complete && res.status === 304) {
+      await runHook(req.hook, 'download:complete', { service, file });
+      return { status: 'resumed', etag: validator, size: have, body_bytes: 0 };
+    }
+    if (res.status === 416 && have > 0) {
+      await res.body?.cancel();
+      have = 0;
+      validator = null;
+      continue;
+    }
     if (res.status === 304) {
       await res.body?.cancel();
       await storage.remove(part);

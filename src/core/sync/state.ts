@@ -79,3 +79,11 @@ export async function setChoice(storage: Storage, service: Service, choice: Form
   const s = await readState(storage);
   await writeState(storage, { ...s, choices: { ...s.choices, [service]: choice } });
 }
+
+/** Forgets a dataset: the state first (readers stop seeing it), then its files. */
+export async function deleteDataset(storage: Storage, service: Service): Promise<void> {
+  const s = await readState(storage);
+  const { [service]: _gone, ...datasets } = s.datasets;
+  await writeState(storage, { ...s, datasets });
+  for (const name of await storage.list()) if (files.belongsTo(service, name)) await storage.remove(name);
+}

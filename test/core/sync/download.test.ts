@@ -130,6 +130,23 @@ describe('download: conditional, resumable, rate-limited (real publisher on loop
     expect(Buffer.from(storage.files.get('dl~mf~x.part')!).equals(bytes)).toBe(true);
   });
 
+  it('a process that died right after the last byte confirms the part with one 304, no body', async () => {
+    pub.setFaults('');
+    const storage = new MemoryStorage();
+    await expect(
+      run(storage, {
+        hook: (step) => {
+          if (step === 'download:complete') throw new Error('killed');
+        },
+      }),
+    ).rejects.toBeInstanceOf(Crash);
+    const rec = recordingFetch();
+    const got = await run(storage, { fetch: rec.fetch });
+    expect(got).toMatchObject({ status: 'resumed', body_bytes: 0, size: bytes.length });
+    expect(rec.log.map((r) => r.status)).toEqual([304]);
+    expect(Buffer.from(storage.files.get('dl~mf~x.part')!).equals(bytes)).toBe(true);
+  });
+
   it('an ETag that changes mid-download restarts cleanly from byte 0', async () => {
     pub.setFaults('drop-after=200000@first:1,etag-change-after=100000@first:1');
     const storage = new MemoryStorage();
