@@ -164,6 +164,13 @@ describe('MF REST and MCP over HTTP (local server, DuckDB-WASM, tiny data synced
     const etag = r.headers.get('etag')!;
     expect((await get('/mf/v1/download?format=latest.csv', { 'if-none-match': etag })).status).toBe(304);
     expect((await get('/mf/v1/download?format=latest', { 'if-none-match': '"other"' })).status).toBe(200);
+    const part = await get('/mf/v1/download?format=latest', { range: 'bytes=0-99' });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 0-99/${Buffer.byteLength(text)}`);
+    expect(await part.text()).toBe(Buffer.from(text).subarray(0, 100).toString());
+    const stale = await get('/mf/v1/download?format=latest', { range: 'bytes=0-99', 'if-range': '"older"' });
+    expect(stale.status).toBe(200);
+    expect((await get('/mf/v1/download?format=latest', { range: 'bytes=999999999-' })).status).toBe(416);
     expect((await json('/mf/v1/download?format=parquet')).body).toMatchObject({ status: 404, code: 'not_mirrored' });
     expect((await json('/mf/v1/download?format=xls')).body).toMatchObject({ status: 400, code: 'invalid_format' });
   });

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import parseRange from 'range-parser';
 import type { RouteModule } from './index.js';
 import {
   DOWNLOAD_PARAMS,
@@ -118,10 +119,24 @@ function register(scope: FastifyInstance, deps: ServerDeps): void {
     const inm = req.headers['if-none-match'];
     const fresh = inm !== undefined ? inm.split(',').some((t) => t.trim() === snap.etag || t.trim() === '*') : notModifiedSince(lastModified, req.headers['if-modified-since']);
     if (fresh) return reply.code(304).send();
-    return reply
+    const body = Buffer.from(snap.csv, 'utf8');
+    reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="mf_nav_master_latest.csv"')
-      .send(snap.csv);
+      .header('accept-ranges', 'bytes');
+    // One byte range gets a 206 (an If-Range naming an older version gets the whole file); several
+    // ranges or a malformed header get the whole file, which RFC 9110 allows.
+    const range = req.headers.range;
+    const ifRange = req.headers['if-range'];
+    if (range && (ifRange === undefined || ifRange === snap.etag)) {
+      const ranges = parseRange(body.length, range, { combine: true });
+      if (ranges === -1) return reply.code(416).header('content-range', `bytes */${body.length}`).send();
+      if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1) {
+        const { start, end } = ranges[0];
+        return reply.code(206).header('content-range', `bytes ${start}-${end}/${body.length}`).send(body.subarray(start, end + 1));
+      }
+    }
+    return reply.send(body);
   });
 }
 
