@@ -28,7 +28,8 @@ const UNBRANDED = (t: string) => `CASE WHEN starts_with(${FAMILY(t)}, ${BRAND(t)
 /**
  * Merger splits, detected from the snapshot alone. An ended code's fund continues under another code
  * of the same variant (same plan; same option, or a pre-2021 "Dividend" now named IDCW) whose first NAV
- * falls within 31 days of the ended code's last and whose NAVs go on after it, where either
+ * comes within a week after the ended code's last (the next publishing day, allowing for weekends and
+ * holidays; an unrelated namesake launched at another time never qualifies), where either
  * - the family name is the same (the history moved to a new code in the same house), or
  * - the fund house changed and the new name ends with the old name minus its brand (the absorbing
  *   house puts its own prefix on the fund; ISINs change issuer in a merger, so they cannot link the two).
@@ -46,8 +47,7 @@ JOIN mf.latest s
   ON s.scheme_code <> e.scheme_code
  AND s.scheme_plan = e.scheme_plan
  AND (s.scheme_option = e.scheme_option OR (e.scheme_option = 'Dividend' AND starts_with(s.scheme_option, 'IDCW')))
- AND s.first_date BETWEEN e.last_date - INTERVAL 31 DAY AND e.last_date + INTERVAL 31 DAY
- AND s.last_date > e.last_date
+ AND s.first_date BETWEEN e.last_date + INTERVAL 1 DAY AND e.last_date + INTERVAL 7 DAY
  AND (${FAMILY('s')} = e.family OR ends_with(${FAMILY('s')}, ' ' || e.unbranded))
 ORDER BY e.scheme_code, s.is_active DESC, s.first_date, s.scheme_code`;
 
