@@ -48,6 +48,13 @@ describe('MF REST and MCP over HTTP (local server, DuckDB-WASM, tiny data synced
     expect(t.body.license).toMatch(/CC0/);
   });
 
+  it('declares the canonical MF routes (not the aliases) in OpenAPI', async () => {
+    const paths = Object.keys((await json('/openapi.json')).body.paths).filter((p) => p.startsWith('/mf/'));
+    expect(paths.sort()).toEqual(['/mf/v1/', '/mf/v1/download', '/mf/v1/nav', '/mf/v1/schemes/{code}/nav', '/mf/v1/search', '/mf/v1/terms']);
+    const search = (await json('/openapi.json')).body.paths['/mf/v1/search'].get;
+    expect(search.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['q', 'sub_category', 'txic_code', 'last_date_to']));
+  });
+
   it('every 4xx has the envelope; validation errors add code, field and docs_url', async () => {
     const cases: [string, string, string][] = [
       ['/mf/v1/search?q=%20', 'blank_query', 'q'],
