@@ -1,0 +1,60 @@
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import type { Table } from 'apache-arrow';
+import type { Engine, Param, Row } from '../src/core/engine/engine.js';
+
+/**
+ * Native DuckDB (@duckdb/node-api, dev only) behind the same Engine interface, so the benchmark runs
+ * the very same service functions — the same SQL — on the same database files as the reference.
+ */
+export class NativeEngine implements Engine {
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly conn: DuckDBConnection,
+  ) {}
+
+  static async open(): Promise<NativeEngine> {
+    const instance = await DuckDBInstance.create(':memory:');
+    return new NativeEngine(instance, await instance.connect());
+  }
+
+  async all<T = Row>(sql: string, params?: Param[]): Promise<T[]> {
+    const reader = await this.conn.runAndReadAll(sql, params as DuckDBValue[] | undefined);
+    return reader.getRowObjectsJS().map((r) => {
+      const out: Row = {};
+      for (const [k, v] of Object.entries(r)) out[k] = plain(v);
+      return out as T;
+    });
+  }
+
+  async arrow(): Promise<Table> {
+    throw new Error('the native reference engine returns rows only');
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.conn.run(sql);
+  }
+
+  async insertArrowIPC(): Promise<void> {
+    throw new Error('the native reference engine does not ingest');
+  }
+
+  async registerFile(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.conn.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/** The same plain values the WASM engine's rows carry (numbers, strings, YYYY-MM-DD dates). */
+function plain(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  if (Array.isArray(v)) return v.map(plain);
+  if (v && typeof v === 'object') {
+    const o = v as { toDouble?: () => number };
+    if (typeof o.toDouble === 'function') return o.toDouble();
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  }
+  return v;
+}
