@@ -1,0 +1,27 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { renderReport } from './report.js';
+
+/** ALMANAC_LONG=1: more kill points, more fuzz requests (minutes, not part of the default run). */
+export const LONG = process.env.ALMANAC_LONG === '1';
+
+export const RESULTS_DIR = path.resolve('test-results/reliability');
+
+/** One campaign's counts as the test measured them; docs/reliability.md is rendered from these files. */
+export interface Figures {
+  campaign: string;
+  title: string;
+  /** What was checked, in one sentence per line of the report. */
+  checks: string[];
+  /** Named counts (runs, failures, requests, 5xx, writes outside the store, ...). */
+  counts: Record<string, number>;
+  /** Optional breakdown rows: each a label and its counts. */
+  rows?: { label: string; counts: Record<string, number | string> }[];
+}
+
+export function writeFigures(f: Figures): void {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const out = { ...f, mode: LONG ? 'long' : 'default', finished_at: new Date().toISOString() };
+  fs.writeFileSync(path.join(RESULTS_DIR, `${f.campaign}.json`), `${JSON.stringify(out, null, 1)}\n`);
+  renderReport();
+}
