@@ -2,13 +2,21 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PROXY, serveApp } from './app-server.js';
+import { startPublisher } from '../publisher/server.js';
+import { sync } from '../core/sync/sync.js';
+import { nodeHost, openStore } from '../core/store/node.js';
+import { listen } from '../server/listen.js';
 
 /**
  * `npm start`: demo data (generated once into ./sample-data), the stand-in publisher on loopback as
- * the app's embedded default source, and the built app; prints the URLs and runs until Ctrl-C.
+ * the app's embedded default source, the built app, and the local REST + MCP server over a store in
+ * ./.data synced from that publisher; prints the URLs and runs until Ctrl-C.
  */
 const root = process.cwd();
 const dataDir = path.join(root, 'sample-data');
+const storeDir = path.join(root, '.data');
+const appPort = Number(process.env.ALMANAC_APP_PORT ?? 5173);
+const serverPort = Number(process.env.ALMANAC_SERVER_PORT ?? 8765);
 const SERVICES = ['indicators', 'mf', 'flags'];
 
 function step(cmd: string, args: string[]): void {
@@ -23,25 +31,35 @@ async function main(): Promise<void> {
   }
   step('node', ['scripts/setup.mjs', '--build']);
 
-  const { startPublisher } = await import('../publisher/server.js');
   const publisher = await startPublisher({ dataDir, port: Number(process.env.ALMANAC_PUBLISHER_PORT ?? 0) });
   const publisherUrl = publisher.url.replace(/\/+$/, '');
+
+  console.log(`Syncing the local API's store (${storeDir}) from the embedded publisher…`);
+  const host = nodeHost(storeDir);
+  const summary = await sync({ storage: host.storage, host, source: publisherUrl });
+  for (const e of summary.errors) console.warn(`  sync: ${e}`);
+  const store = await openStore(storeDir);
+  const appOrigin = `http://127.0.0.1:${appPort}`;
+  const server = await listen({ engine: store.engine, dataDir: storeDir }, { port: serverPort, allowedOrigins: [appOrigin] });
+
   const app = await serveApp({
     dist: path.join(root, 'dist'),
-    port: Number(process.env.ALMANAC_APP_PORT ?? 5173),
+    port: appPort,
     publisher: publisherUrl,
-    config: { sources: { indicators: PROXY, mf: PROXY, flags: PROXY } },
+    config: { sources: { indicators: PROXY, mf: PROXY, flags: PROXY }, server: server.url },
   });
 
   console.log(`
 Almanac is running (loopback only):
   app        ${app.url}
   publisher  ${publisherUrl}   (embedded demo source: ${dataDir}; the app reaches it at ${app.url}publisher)
+  local API  ${server.url}/   (REST, same contract as the hosted services; MCP at ${server.mcpUrl})
 
 Open the app, go to Data and press Sync. Ctrl-C stops everything.`);
 
   const stop = async () => {
-    await Promise.allSettled([app.close(), publisher.close()]);
+    await Promise.allSettled([app.close(), server.close(), publisher.close()]);
+    await store.close();
     process.exit(0);
   };
   process.on('SIGINT', stop);

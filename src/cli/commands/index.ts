@@ -12,6 +12,7 @@ export const commands: Array<() => Promise<Command>> = [
   () => import('./sync.js').then((m) => m.default),
   () => import('./status.js').then((m) => m.default),
   () => import('./sql.js').then((m) => m.default),
+  () => import('./delete.js').then((m) => m.default),
   () => import('./serve.js').then((m) => m.default),
   () => import('./import-amfi.js').then((m) => m.default),
   () => import('./series.js').then((m) => m.default),

@@ -13,10 +13,10 @@ function cell(v: unknown, kind: Delimited): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function rowsToDelimited(columns: string[], rows: Row[], kind: Delimited): string {
+export function rowsToDelimited(columns: string[], rows: readonly object[], kind: Delimited): string {
   const sep = kind === 'csv' ? ',' : '\t';
   const lines = [columns.map((c) => cell(c, kind)).join(sep)];
-  for (const r of rows) lines.push(columns.map((c) => cell(r[c], kind)).join(sep));
+  for (const r of rows) lines.push(columns.map((c) => cell((r as Row)[c], kind)).join(sep));
   return `${lines.join('\n')}\n`;
 }
 

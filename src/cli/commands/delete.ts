@@ -1,0 +1,23 @@
+import { str, UsageError, type Args } from '../args.js';
+import { FsStorage } from '../../core/storage/fs.js';
+import { isService, SERVICES } from '../../core/sync/datasets.js';
+import { deleteDataset, readState } from '../../core/sync/state.js';
+import type { Command } from './index.js';
+
+const command: Command = {
+  name: 'delete',
+  summary: 'delete a synced dataset and its files from the local store',
+  usage: 'npm run cli -- delete --data DIR NAME',
+  async run(args: Args) {
+    const name = args.positional[0];
+    if (!name || !isService(name)) throw new UsageError(`name one dataset: ${SERVICES.join(', ')}`);
+    const storage = new FsStorage(str(args, 'data'));
+    if (!(await readState(storage)).datasets[name]) {
+      process.stdout.write(`${name}: nothing stored\n`);
+      return;
+    }
+    await deleteDataset(storage, name);
+    process.stdout.write(`${name}: deleted\n`);
+  },
+};
+export default command;
