@@ -43,6 +43,8 @@ export interface IndicatorDef {
   factor?: string;
   /** A total: the sum of these indicators on each date (so parts never exceed the whole). */
   sumOf?: string[];
+  /** Inclusive date ranges the publisher has no observations for (what the notes describe). */
+  gaps?: [from: string, to: string][];
 }
 
 const lvl = (base: number, trend: number, vol: number, dp = 1): Model => ({ kind: 'level', base, trend, vol, dp });
@@ -719,7 +721,7 @@ const BCI_COUNTRIES: [string, string][] = [
 const BCI_QUIRKS: Record<string, string> = {
   CHN: ' Derived from the NBS manufacturing PMI, re-scaled; China\'s survey excludes small private firms.',
   JPN: ' Based on the quarterly Tankan, interpolated to months by the OECD: monthly moves between Tankan dates are not observed.',
-  RUS: ' OECD suspended updates for Russia in 2022; the last observations may be carried by the source and stop early.',
+  RUS: ' OECD suspended updates for Russia in March 2022: the series ends with February 2022 and its last_date will not move.',
   USA: ' Based on the ISM manufacturing index (a diffusion index rescaled), not a Census survey.',
   GBR: ' Based on the CBI industrial trends survey.',
   DEU: ' Based on the ifo business climate survey (manufacturing).',
@@ -946,6 +948,11 @@ const TOTALS: Record<string, string[] | undefined> = {
   IN_FX_RESERVES: ['IN_FX_FCA', 'IN_FX_GOLD'],
 };
 
+const GAPS: Record<string, [string, string][] | undefined> = {
+  DGS30: [['2002-02-19', '2006-02-08']],
+  BCI_RUS: [['2022-03-01', '9999-12-31']],
+};
+
 export const INDICATOR_DEFS: readonly IndicatorDef[] = [
   ...usMonetary,
   ...usLabor,
@@ -975,4 +982,4 @@ export const INDICATOR_DEFS: readonly IndicatorDef[] = [
   ...eaAll,
   ...fx,
   ...hidden,
-].map((d) => ({ ...d, start: LATER_STARTS[d.id] ?? d.start, sumOf: TOTALS[d.id], real: d.id === 'VIXCLS' ? 'VIX' : undefined }));
+].map((d) => ({ ...d, start: LATER_STARTS[d.id] ?? d.start, sumOf: TOTALS[d.id], real: d.id === 'VIXCLS' ? 'VIX' : undefined, gaps: GAPS[d.id] }));

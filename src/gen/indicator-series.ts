@@ -81,7 +81,8 @@ export function macroSeries(def: IndicatorDef, seed: number, generation: number)
     v = stepModel(model, v, dt, shock(def, seed, day, rng), rng, anchor);
     if (model.kind === 'level') anchor += model.trend * dt;
   }
-  return def.revises ? revise(def, out, seed, generation) : out;
+  const published = def.gaps ? out.filter((o) => !def.gaps!.some(([a, b]) => o.day >= toDay(a) && o.day <= toDay(b))) : out;
+  return def.revises ? revise(def, published, seed, generation) : published;
 }
 
 /**
@@ -90,7 +91,8 @@ export function macroSeries(def: IndicatorDef, seed: number, generation: number)
  */
 function revise(def: IndicatorDef, obs: Observation[], seed: number, generation: number): Observation[] {
   for (let g = 2; g <= generation; g++) {
-    const end = publishedDays(def, toDay(asOfDate(g - 1))).length;
+    const prev = publishedDays(def, toDay(asOfDate(g - 1)));
+    const end = prev.length ? obs.findLastIndex((o) => o.day <= prev[prev.length - 1]) + 1 : 0;
     const rng = new Rng(seed, `revise:${def.id}:${g}`);
     for (let i = Math.max(0, end - REVISED_WINDOW); i < end; i++) {
       const o = obs[i];

@@ -326,7 +326,7 @@ function weighted<T extends { weight: number }>(rng: Rng, items: readonly T[]): 
 
 function randomFamily(rng: Rng): FamilySpec {
   const r = rng.next();
-  const kind: FamilyKind = r < 0.32 ? 'open' : r < 0.95 ? 'closed' : 'interval';
+  const kind: FamilyKind = r < 0.28 ? 'open' : r < 0.95 ? 'closed' : 'interval';
   // More launches in later years; closed-ended FMPs mostly 2008–2019.
   let launch: number;
   if (kind === 'open' && rng.chance(0.05)) launch = 0;
