@@ -1,4 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { NodeEngine } from '../../../src/core/engine/node.js';
 import { LATEST_COLUMNS } from '../../../src/core/contract/mf.js';
 import { MfError, parseNavParams, parseSchemeNavParams, parseSearchParams } from '../../../src/core/contract/mf-params.js';
@@ -43,7 +45,9 @@ describe('MF services over tiny generated data (DuckDB-WASM)', () => {
 
   beforeAll(async () => {
     engine = await NodeEngine.open();
-    await loadMf(engine, await generateTinyMf());
+    const dir = await generateTinyMf();
+    await loadMf(engine, dir);
+    rmSync(path.dirname(dir), { recursive: true, force: true }); // the tables are in memory now
     latest = await engine.all<LatestRow>('SELECT * FROM mf.latest ORDER BY scheme_code');
   });
   afterAll(() => engine?.close());
