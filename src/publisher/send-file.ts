@@ -159,7 +159,7 @@ export async function writeBody(
         const eca = faults.etagChangeAfter;
         if (eca !== undefined && sent <= eca && eca < sent + chunk.length) onEtagChange();
         sent += chunk.length;
-        if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+        if (!res.write(chunk)) await drainOrClose(res);
       }
     } finally {
       stream.destroy();
@@ -177,4 +177,19 @@ export async function writeBody(
   }
   // A short body ends cleanly; the response carries `Connection: close`, so the client sees EOF early.
   res.end();
+}
+
+/**
+ * Waits for the socket to drain or the client to leave. Both waits are cancelled once either fires:
+ * otherwise every back-pressure pause would leave a 'close' and an 'error' listener behind.
+ */
+async function drainOrClose(res: import('node:http').ServerResponse): Promise<void> {
+  const ac = new AbortController();
+  const waits = [once(res, 'drain', { signal: ac.signal }), once(res, 'close', { signal: ac.signal })];
+  try {
+    await Promise.race(waits);
+  } finally {
+    ac.abort();
+    for (const w of waits) w.catch(() => {});
+  }
 }
