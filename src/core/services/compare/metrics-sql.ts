@@ -137,16 +137,12 @@ pen AS (
   WHERE k < mean.n GROUP BY mean.symbol
 ),
 -- quantiles, numpy 'linear': virtual index (n-1)*q, lerp from the nearer end
-ranked AS (SELECT symbol, r, row_number() OVER (PARTITION BY symbol ORDER BY r) - 1 AS k FROM s),
-qv AS (
-  SELECT mean.symbol, q.q, (mean.n - 1) * q.q AS vi FROM mean,
-    (VALUES (0.01), (0.05), (0.95), (0.99)) q(q)
-),
+sorted AS (SELECT symbol, list_sort(list(r)) AS xs, count(*) AS n FROM s GROUP BY symbol),
 qpts AS (
-  SELECT qv.symbol, qv.q, qv.vi - floor(qv.vi) AS t,
-    max(ranked.r) FILTER (ranked.k = least(CAST(floor(qv.vi) AS BIGINT), mean.n - 1)) AS a,
-    max(ranked.r) FILTER (ranked.k = least(CAST(floor(qv.vi) AS BIGINT) + 1, mean.n - 1)) AS bb
-  FROM qv JOIN mean USING (symbol) JOIN ranked USING (symbol) GROUP BY ALL
+  SELECT symbol, q.q, (n - 1) * q.q - floor((n - 1) * q.q) AS t,
+    xs[least(CAST(floor((n - 1) * q.q) AS BIGINT), n - 1) + 1] AS a,
+    xs[least(CAST(floor((n - 1) * q.q) AS BIGINT) + 1, n - 1) + 1] AS bb
+  FROM sorted, (VALUES (0.01), (0.05), (0.95), (0.99)) q(q)
 ),
 quant AS (
   SELECT symbol,
@@ -186,21 +182,28 @@ cal AS (
 ),
 -- drawdowns on quantstats' own price path: numpy's cumprod multiplies strictly left to right, and
 -- a price that returns exactly to its old peak must give exactly 0 (a new period starts after it),
--- so the cumulative product is folded in order: from scratch up to every 64th row, then within
--- each block of 64 from that block's start (multiplying by 1.0 first is exact). to_prices: 1 + (cumprod - 1); baseline 1.0 before day one.
+-- so the cumulative product is folded in order, in three levels: from scratch up to every 512th row,
+-- from there up to every 32nd row, then within each block of 32 (multiplying by 1.0 first is exact). to_prices: 1 + (cumprod - 1); baseline 1.0 before day one.
 fac AS MATERIALIZED (SELECT symbol, list(1 + r ORDER BY i) AS fr, list(1 + b ORDER BY i) AS fb, count(*) AS n FROM s GROUP BY symbol),
+sblk AS MATERIALIZED (
+  SELECT symbol, k,
+    CASE WHEN k = 0 THEN 1.0 ELSE list_reduce(list_slice(fr, 1, k * 512), (a, x) -> a * x) END AS base_r,
+    CASE WHEN k = 0 THEN 1.0 ELSE list_reduce(list_slice(fb, 1, k * 512), (a, x) -> a * x) END AS base_b
+  FROM fac, range(0, (SELECT max(n) FROM fac) // 512 + 1) t(k) WHERE k * 512 < fac.n
+),
 blk AS MATERIALIZED (
-  SELECT symbol, j,
-    CASE WHEN j = 0 THEN 1.0 ELSE list_reduce(list_slice(fr, 1, j * 64), (a, x) -> a * x) END AS base_r,
-    CASE WHEN j = 0 THEN 1.0 ELSE list_reduce(list_slice(fb, 1, j * 64), (a, x) -> a * x) END AS base_b,
-    list_slice(fr, j * 64 + 1, j * 64 + 64) AS blk_r, list_slice(fb, j * 64 + 1, j * 64 + 64) AS blk_b
-  FROM fac, range(0, (SELECT max(n) FROM fac) // 64 + 1) t(j) WHERE j * 64 < fac.n
+  SELECT fac.symbol, j,
+    list_reduce(list_prepend(sblk.base_r, list_slice(fr, sblk.k * 512 + 1, j * 32)), (a, x) -> a * x) AS base_r,
+    list_reduce(list_prepend(sblk.base_b, list_slice(fb, sblk.k * 512 + 1, j * 32)), (a, x) -> a * x) AS base_b,
+    list_slice(fr, j * 32 + 1, j * 32 + 32) AS blk_r, list_slice(fb, j * 32 + 1, j * 32 + 32) AS blk_b
+  FROM fac, range(0, (SELECT max(n) FROM fac) // 32 + 1) t(j), sblk
+  WHERE j * 32 < fac.n AND sblk.symbol = fac.symbol AND sblk.k = (j * 32) // 512
 ),
 cum AS MATERIALIZED (
   SELECT s.symbol, s.i, s.d, s.r, s.b,
-    1 + (list_reduce(list_prepend(blk.base_r, list_slice(blk.blk_r, 1, (s.i - 1) % 64 + 1)), (a, x) -> a * x) - 1) AS pr,
-    1 + (list_reduce(list_prepend(blk.base_b, list_slice(blk.blk_b, 1, (s.i - 1) % 64 + 1)), (a, x) -> a * x) - 1) AS pb
-  FROM s JOIN blk ON blk.symbol = s.symbol AND blk.j = (s.i - 1) // 64
+    1 + (list_reduce(list_prepend(blk.base_r, list_slice(blk.blk_r, 1, (s.i - 1) % 32 + 1)), (a, x) -> a * x) - 1) AS pr,
+    1 + (list_reduce(list_prepend(blk.base_b, list_slice(blk.blk_b, 1, (s.i - 1) % 32 + 1)), (a, x) -> a * x) - 1) AS pb
+  FROM s JOIN blk ON blk.symbol = s.symbol AND blk.j = (s.i - 1) // 32
 ),
 dds AS MATERIALIZED (
   SELECT symbol, i, d, r,
