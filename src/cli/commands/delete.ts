@@ -2,6 +2,7 @@ import { str, UsageError, type Args } from '../args.js';
 import { FsStorage } from '../../core/storage/fs.js';
 import { isService, SERVICES } from '../../core/sync/datasets.js';
 import { deleteDataset, readState } from '../../core/sync/state.js';
+import { print } from '../print.js';
 import type { Command } from './index.js';
 
 const command: Command = {
@@ -13,11 +14,11 @@ const command: Command = {
     if (!name || !isService(name)) throw new UsageError(`name one dataset: ${SERVICES.join(', ')}`);
     const storage = new FsStorage(str(args, 'data'));
     if (!(await readState(storage)).datasets[name]) {
-      process.stdout.write(`${name}: nothing stored\n`);
+      await print(`${name}: nothing stored\n`);
       return;
     }
     await deleteDataset(storage, name);
-    process.stdout.write(`${name}: deleted\n`);
+    await print(`${name}: deleted\n`);
   },
 };
 export default command;

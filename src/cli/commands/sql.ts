@@ -1,5 +1,6 @@
 import { bool, str, UsageError, type Args } from '../args.js';
 import { openStore } from '../../core/store/node.js';
+import { print } from '../print.js';
 import type { Command } from './index.js';
 
 const command: Command = {
@@ -7,15 +8,18 @@ const command: Command = {
   summary: 'run SQL over the local databases (indicators.*, mf.*, flags.*)',
   usage: 'npm run cli -- sql --data DIR [--json|--csv] "SELECT ..."',
   async run(args: Args) {
-    const sql = args.positional.join(' ').trim();
+    // The flag parser binds the next word to a flag, so `--json "SELECT …"` arrives as json = the SQL.
+    const swallowed = (['json', 'csv'] as const).find((f) => typeof args.flags[f] === 'string');
+    const format = swallowed ?? (bool(args, 'json') ? 'json' : bool(args, 'csv') ? 'csv' : 'table');
+    const sql = [swallowed ? (args.flags[swallowed] as string) : '', ...args.positional].join(' ').trim();
     if (!sql) throw new UsageError('missing the SQL statement');
     const store = await openStore(str(args, 'data'));
     try {
       const rows = await store.engine.all(sql);
-      if (bool(args, 'json')) process.stdout.write(`${JSON.stringify(rows)}\n`);
-      else if (bool(args, 'csv')) process.stdout.write(toCsv(rows));
+      if (format === 'json') await print(`${JSON.stringify(rows)}\n`);
+      else if (format === 'csv') await print(toCsv(rows));
       else if (rows.length > 0) console.table(rows);
-      else process.stdout.write('(no rows)\n');
+      else await print('(no rows)\n');
     } finally {
       await store.close();
     }

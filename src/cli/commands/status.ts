@@ -3,6 +3,7 @@ import { FsStorage } from '../../core/storage/fs.js';
 import { SERVICES } from '../../core/sync/datasets.js';
 import { readState } from '../../core/sync/state.js';
 import { statusOf } from '../../core/store/store.js';
+import { print } from '../print.js';
 import type { Command } from './index.js';
 
 const command: Command = {
@@ -13,19 +14,19 @@ const command: Command = {
     const state = await readState(new FsStorage(str(args, 'data')));
     const list = SERVICES.flatMap((s) => (state.datasets[s] ? [statusOf(state.datasets[s]!)] : []));
     if (bool(args, 'json')) {
-      process.stdout.write(`${JSON.stringify(list)}\n`);
+      await print(`${JSON.stringify(list)}\n`);
       return;
     }
     if (list.length === 0) {
-      process.stdout.write('no data yet: run `npm run cli -- sync --source URL --data DIR`\n');
+      await print('no data yet: run `npm run cli -- sync --source URL --data DIR`\n');
       return;
     }
     for (const d of list) {
-      process.stdout.write(
+      await print(
         `${d.dataset.padEnd(11)} generation ${d.generation}  rows ${d.rows}  bytes ${d.bytes}  last sync ${d.last_sync}  etag ${d.etag ?? '-'}\n`,
       );
-      for (const [t, info] of Object.entries(d.tables)) process.stdout.write(`  ${d.dataset}.${t.padEnd(22)} ${String(info.rows).padStart(10)} rows  from ${info.file}\n`);
-      for (const e of d.errors) process.stdout.write(`  last error: ${e}\n`);
+      for (const [t, info] of Object.entries(d.tables)) await print(`  ${d.dataset}.${t.padEnd(22)} ${String(info.rows).padStart(10)} rows  from ${info.file}\n`);
+      for (const e of d.errors) await print(`  last error: ${e}\n`);
     }
   },
 };

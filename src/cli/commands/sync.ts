@@ -4,6 +4,7 @@ import { readState } from '../../core/sync/state.js';
 import { sync } from '../../core/sync/sync.js';
 import type { SyncEvent } from '../../core/sync/progress.js';
 import { nodeHost } from '../../core/store/node.js';
+import { print } from '../print.js';
 import type { Command } from './index.js';
 
 const command: Command = {
@@ -23,7 +24,7 @@ const command: Command = {
     const summary = await sync({ storage: host.storage, host, source, only, onEvent: bar ?? (json ? undefined : logLine) });
     bar?.({ type: 'switched', service: 'mf', generation: -1 });
     if (json) {
-      process.stdout.write(
+      await print(
         `${JSON.stringify({
           files: summary.files.map(({ service, name, status, body_bytes, error }) => ({ service, name, status, body_bytes, ...(error ? { error } : {}) })),
           body_bytes: summary.body_bytes,
@@ -34,9 +35,9 @@ const command: Command = {
       );
     } else {
       for (const f of summary.files) {
-        process.stdout.write(`${f.service}/${f.name}: ${f.status}${f.body_bytes ? ` (${f.body_bytes} bytes)` : ''}${f.error ? ` — ${f.error}` : ''}\n`);
+        await print(`${f.service}/${f.name}: ${f.status}${f.body_bytes ? ` (${f.body_bytes} bytes)` : ''}${f.error ? ` — ${f.error}` : ''}\n`);
       }
-      process.stdout.write(`${summary.body_bytes} body bytes in ${summary.requests} requests\n`);
+      await print(`${summary.body_bytes} body bytes in ${summary.requests} requests\n`);
       for (const e of summary.errors) process.stderr.write(`error: ${e}\n`);
     }
     return summary.errors.length > 0 || summary.files.some((f) => f.status === 'failed') ? 1 : 0;
