@@ -4,6 +4,7 @@ import { NodeEngine } from '../../core/engine/node.js';
 import type { Engine } from '../../core/engine/engine.js';
 import { openStore, nodeHost } from '../../core/store/node.js';
 import { UserData } from '../../core/store/user.js';
+import type { Store } from '../../core/store/store.js';
 import { CompareError, parseCompareParams } from '../../core/contract/compare.js';
 import { compare } from '../../core/services/compare/compare.js';
 import { openPriceSource } from '../../core/services/compare/prices.js';
@@ -23,8 +24,13 @@ async function openEngine(args: Args): Promise<{ engine: Engine; close: () => Pr
   const dir = args.flags.data;
   if (typeof dir !== 'string') throw new CompareError(400, 'bad_request', 'Give --prices FILE.csv or --data DIR.', 'FILE.csv has the columns date,symbol,close.');
   const store = await openStore(dir);
-  await UserData.open(store.engine, store.storage, nodeHost(dir));
+  await userOf(store, dir);
   return { engine: store.engine, close: () => store.close() };
+}
+
+/** The store's `user` schema: opened by openStore where it does so, else opened here. */
+async function userOf(store: Store, dir: string): Promise<UserData> {
+  return (store as { user?: UserData | null }).user ?? UserData.open(store.engine, store.storage, nodeHost(dir));
 }
 
 const command: Command = {

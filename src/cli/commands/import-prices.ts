@@ -2,8 +2,14 @@ import fs from 'node:fs/promises';
 import { str, UsageError, type Args } from '../args.js';
 import { openStore, nodeHost } from '../../core/store/node.js';
 import { UserData } from '../../core/store/user.js';
+import type { Store } from '../../core/store/store.js';
 import { PriceImportError, parsePricesCsv, storePrices } from '../../core/services/compare/import.js';
 import type { Command } from './index.js';
+
+/** The store's `user` schema: opened by openStore where it does so, else opened here. */
+async function userOf(store: Store, dir: string): Promise<UserData> {
+  return (store as { user?: UserData | null }).user ?? UserData.open(store.engine, store.storage, nodeHost(dir));
+}
 
 const command: Command = {
   name: 'import-prices',
@@ -23,7 +29,7 @@ const command: Command = {
     }
     const store = await openStore(dir);
     try {
-      const user = await UserData.open(store.engine, store.storage, nodeHost(dir));
+      const user = await userOf(store, dir);
       const n = await user.mutate((engine) => storePrices(engine, rows));
       const symbols = new Set(rows.map((r) => r.symbol));
       process.stdout.write(`${JSON.stringify({ file, rows: n, symbols: [...symbols].sort() })}\n`);
