@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bool, str, UsageError, type Args } from '../args.js';
-import { nodeHost, openStore } from '../../core/store/node.js';
-import { UserData } from '../../core/store/user.js';
+import { openStore } from '../../core/store/node.js';
 import { importAmfiText } from '../../core/amfi/import.js';
 import type { Command } from './index.js';
 
@@ -12,10 +11,9 @@ const command: Command = {
   usage: 'npm run cli -- import-amfi FILE... --data DIR [--json]',
   async run(args: Args) {
     if (args.positional.length === 0) throw new UsageError('name at least one AMFI NAV file');
-    const dir = str(args, 'data');
-    const store = await openStore(dir);
+    const store = await openStore(str(args, 'data'));
     try {
-      const user = await UserData.open(store.engine, store.storage, nodeHost(dir));
+      const user = store.user!;
       const results = [];
       for (const file of args.positional) {
         const text = await readFile(file, 'utf8');

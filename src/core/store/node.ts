@@ -59,8 +59,10 @@ export class NodeHost implements DatabaseHost, AttachHost {
 /** Opens the store in `dir`: an in-memory engine with every present dataset attached. */
 export async function openStore(dir: string): Promise<Store> {
   const storage = new FsStorage(dir);
-  const store = new Store(await NodeEngine.open(), storage, new NodeHost(storage));
+  const host = new NodeHost(storage);
+  const store = new Store(await NodeEngine.open(), storage, host);
   await store.refresh();
+  await store.openUser(host);
   return store;
 }
 

@@ -1,6 +1,7 @@
 import type { Engine } from '../engine/engine.js';
 import { SERVICES, type Service } from '../sync/datasets.js';
-import { sqlString } from '../sync/host.js';
+import { sqlString, type DatabaseHost } from '../sync/host.js';
+import { UserData } from './user.js';
 import { readState, type DatasetState, type StoreState } from '../sync/state.js';
 import type { Storage } from '../storage/storage.js';
 
@@ -48,6 +49,8 @@ export interface AttachHost {
  */
 export class Store {
   private attached = new Map<Service, string>();
+  /** The user's own tables (schema `user`), once opened with openUser(). */
+  user: UserData | null = null;
 
   constructor(
     readonly engine: Engine,
@@ -96,6 +99,12 @@ export class Store {
         svc, d.generation, d.manifest_etag, d.rows, d.bytes, d.last_sync.replace('Z', ''), d.generated_at, d.source_url,
       ]);
     }
+  }
+
+  /** Attaches schema `user` (imported prices, AMFI files) from its current file generation. */
+  async openUser(host: DatabaseHost & AttachHost): Promise<UserData> {
+    this.user ??= await UserData.open(this.engine, this.storage, host);
+    return this.user;
   }
 
   async close(): Promise<void> {
