@@ -101,9 +101,11 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
     await page.goto(`${app.url}#/funds`);
     await page.getByLabel('Search schemes').fill('HDFC');
     await page.getByRole('button', { name: 'Search' }).click();
+    // The page first shows the default browse; wait for the search's own answer.
+    await page.getByRole('status').filter({ hasText: /schemes/ }).waitFor({ timeout: 30_000 });
+    await page.waitForURL(/q=HDFC/);
     const first = page.locator('table.data tbody a').first();
-    await first.waitFor({ timeout: 30_000 });
-    expect((await first.textContent())!.toUpperCase()).toContain('HDFC');
+    await expect.poll(async () => (await first.textContent())?.toUpperCase(), { timeout: 30_000 }).toContain('HDFC');
     await screenshot(page, 'funds-search');
     await first.click();
     await page.getByRole('heading', { name: 'NAV history' }).waitFor({ timeout: 30_000 });

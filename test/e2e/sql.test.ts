@@ -44,6 +44,13 @@ describe.skipIf(!hasChromium)('SQL workbench (built app, real Chromium, DuckDB-W
     expect(lines[1]).toBe('0,0,2020-01-01');
     expect(lines).toHaveLength(1_000_001);
     expect(lines[1_000_000]).toBe('999999,1999998,2022-09-26');
+
+    // Parquet through parquet-wasm: the file carries the format's magic at both ends.
+    const pq = page.waitForEvent('download', { timeout: 120_000 });
+    await page.getByRole('button', { name: 'Parquet' }).click();
+    const bytes = readFileSync(await (await pq).path());
+    expect(bytes.subarray(0, 4).toString()).toBe('PAR1');
+    expect(bytes.subarray(bytes.length - 4).toString()).toBe('PAR1');
     expect(s.errors).toEqual([]);
-  });
+  }, 180_000);
 });

@@ -3,6 +3,8 @@ import { files, readState, writeState, type StoreState } from '../../core/sync/s
 import type { SyncListener, SyncSummary } from '../../core/sync/progress.js';
 import type { Service } from '../../core/sync/datasets.js';
 import { Store } from '../../core/store/store.js';
+import { UserData } from '../../core/store/user.js';
+import { parsePricesCsv, storePrices } from '../../core/services/compare/import.js';
 import { initParquet } from './parquet.js';
 import { OpfsStorage } from './opfs-storage.js';
 import { BrowserHost } from './browser-host.js';
@@ -12,6 +14,8 @@ export interface BrowserStore {
   store: Store;
   storage: OpfsStorage;
   host: BrowserHost;
+  /** The user's own data (imported prices) as schema `user`. */
+  user: UserData;
 }
 
 let ready: Promise<BrowserStore> | undefined;
@@ -23,7 +27,8 @@ export function getStore(): Promise<BrowserStore> {
     const host = new BrowserHost(storage);
     const store = new Store(await BrowserEngine.open(), storage, host);
     await store.refresh();
-    return { store, storage, host };
+    const user = await UserData.open(store.engine, storage, host);
+    return { store, storage, host, user };
   })();
   return ready;
 }
@@ -63,4 +68,11 @@ export async function deleteLocal(service: Service): Promise<void> {
   await writeState(storage, { ...state, datasets: rest });
   await store.refresh();
   for (const name of await storage.list()) if (files.belongsTo(service, name)) await storage.remove(name);
+}
+
+/** Parses and stores a prices CSV with the core's importer; returns the rows stored. */
+export async function importPrices(csv: string): Promise<number> {
+  const rows = parsePricesCsv(csv);
+  const { user } = await getStore();
+  return user.mutate((engine) => storePrices(engine, rows));
 }
