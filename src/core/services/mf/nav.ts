@@ -38,17 +38,36 @@ export interface NavBatch {
 /**
  * One statement for one scheme or fifty. The codes arrive as one bound comma list and are joined in:
  * DuckDB pushes the join's keys into the scan of the clustered scheme_code at run time, which a
- * prepared `IN (?, …)` does not get (measured 5-10x slower in DuckDB-WASM). `latest` keeps each
- * scheme's last row in the window.
+ * prepared `IN (?, …)` does not get (measured 5-10x slower in DuckDB-WASM).
  */
-export const NAV_ROWS_SQL = `
+const WANTED_ROWS = `
 WITH wanted AS (SELECT unnest(string_split(?, ','))::INTEGER AS scheme_code)
 SELECT n.scheme_code, n.date, n.nav
 FROM mf.nav n JOIN wanted w ON n.scheme_code = w.scheme_code
 WHERE n.date >= coalesce(?::DATE, DATE '0001-01-01')
-  AND n.date <= coalesce(?::DATE, DATE '9999-12-31')
-QUALIFY NOT ?::BOOLEAN OR row_number() OVER (PARTITION BY n.scheme_code ORDER BY n.date DESC) = 1
-ORDER BY n.scheme_code, n.date`;
+  AND n.date <= coalesce(?::DATE, DATE '9999-12-31')`;
+
+/**
+ * Dates leave as text and NAVs as DOUBLE: turning Arrow DATE and DECIMAL into JSON values row by row
+ * (a Date and a BigInt each) cost ten times the query on a long history. The values are the same:
+ * DATE prints as YYYY-MM-DD, and DECIMAL(18,4) → DOUBLE divides the unscaled integer by 10^4, as
+ * rows.ts does.
+ */
+const OUT = (t: string) => `${t}.scheme_code, ${t}.date::VARCHAR AS date, ${t}.nav::DOUBLE AS nav`;
+
+export const NAV_ROWS_SQL = `
+SELECT ${OUT('r')} FROM (${WANTED_ROWS}) r
+ORDER BY r.scheme_code, r.date`;
+
+/**
+ * Each scheme's last row in the window. A grouped arg_max, not a row_number() window: the window
+ * sorted every row of every history just to keep one per scheme.
+ */
+export const NAV_LATEST_SQL = `
+SELECT ${OUT('r')} FROM (
+  SELECT scheme_code, max(date) AS date, arg_max(nav, date) AS nav FROM (${WANTED_ROWS}) GROUP BY scheme_code
+) r
+ORDER BY r.scheme_code`;
 
 export async function nav(engine: Engine, params: NavParams): Promise<SchemeNav | NavBatch> {
   const resolved = await resolveSchemes(engine, params.ids);
@@ -74,9 +93,9 @@ async function navSeries(engine: Engine, schemes: ResolvedScheme[], w: NavParams
   const out = new Map<number, SchemeNav>();
   if (schemes.length === 0) return out;
   const codes = schemes.map((s) => s.scheme_code);
-  const params: Param[] = [codes.join(','), w.since ?? null, w.to ?? null, w.latest];
+  const params: Param[] = [codes.join(','), w.since ?? null, w.to ?? null];
   const points = new Map<number, NavPoint[]>(codes.map((c) => [c, []]));
-  for (const r of await engine.all<NavPoint & { scheme_code: number }>(NAV_ROWS_SQL, params)) {
+  for (const r of await engine.all<NavPoint & { scheme_code: number }>(w.latest ? NAV_LATEST_SQL : NAV_ROWS_SQL, params)) {
     points.get(r.scheme_code)!.push({ date: r.date, nav: r.nav });
   }
   const successors = await findSuccessors(engine, schemes.filter((s) => !s.is_active).map((s) => s.scheme_code));
