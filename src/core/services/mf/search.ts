@@ -60,18 +60,24 @@ const PARAMS_CTE = `p AS (
          ?::VARCHAR AS active, ?::DATE AS fdf, ?::DATE AS fdt, ?::DATE AS ldf, ?::DATE AS ldt
 )`;
 
-const FILTERS_WHERE = [
-  ...SEARCH_TEXT_FILTERS.map((f) =>
+/** Each text filter's predicate; an unused filter (NULL) passes every row. */
+const TEXT_PREDICATES = Object.fromEntries(
+  SEARCH_TEXT_FILTERS.map((f) => [
+    f,
     f === 'exclude'
       ? `(p.f_exclude IS NULL OR NOT (${anyContains('p.f_exclude', FILTER_COLUMNS.exclude)}))`
       : `(p.f_${f} IS NULL OR ${anyContains(`p.f_${f}`, FILTER_COLUMNS[f])})`,
-  ),
-  `(p.active = 'all' OR l.is_active = (p.active = 'active'))`,
+  ]),
+) as Record<SearchTextFilter, string>;
+const ACTIVE_PREDICATE = `(p.active = 'all' OR l.is_active = (p.active = 'active'))`;
+const DATE_PREDICATES = [
   `(p.fdf IS NULL OR l.first_date >= p.fdf)`,
   `(p.fdt IS NULL OR l.first_date <= p.fdt)`,
   `(p.ldf IS NULL OR l.last_date >= p.ldf)`,
   `(p.ldt IS NULL OR l.last_date <= p.ldt)`,
-].join('\n    AND ');
+];
+
+const FILTERS_WHERE = [...Object.values(TEXT_PREDICATES), ACTIVE_PREDICATE, ...DATE_PREDICATES].join('\n    AND ');
 
 /**
  * q is scored against the name normalised two ways: `lname` lower-cased with whitespace runs as one
@@ -80,10 +86,13 @@ const FILTERS_WHERE = [
  * slow in DuckDB-WASM, so they run only on candidate names, which contain q's words (every name tier
  * implies it); the code and ISIN tier needs no name.
  */
-/** Cheap test that a name may match q: it contains q's first four words (all tiers imply it). */
-const CANDIDATE = `(q.wq IS NULL AND contains(lower(l.scheme_name), q.lq)) OR (${[1, 2, 3, 4]
+/**
+ * Cheap test that a name may match q: it contains q's first four words (all tiers imply it). Without
+ * q no name is scored, so no row is a candidate (a missing word reads as '', contained in every name).
+ */
+const CANDIDATE = `q.q IS NOT NULL AND ((q.wq IS NULL AND contains(lower(l.scheme_name), q.lq)) OR (${[1, 2, 3, 4]
   .map((i) => `contains(lower(l.scheme_name), coalesce(q.w[${i}], ''))`)
-  .join(' AND ')})`;
+  .join(' AND ')}))`;
 
 const SCORED_CTE = `WITH ${PARAMS_CTE},
 pq AS (
@@ -127,14 +136,35 @@ LIMIT ? OFFSET ?`;
 export const SEARCH_COUNT_SQL = `${SCORED_CTE}
 SELECT count(*) AS n FROM scored WHERE tier IS NULL OR tier > 0`;
 
-/** Distinct values of one vocabulary column under every other filter (so the list fits the browse). */
-export const VOCABULARY_SQL: Record<string, string> = Object.fromEntries(
-  Object.entries(VOCABULARY_COLUMN).map(([f, c]) => [
-    f,
-    `WITH ${PARAMS_CTE}
-SELECT DISTINCT l.${c} AS v FROM mf.latest l, p WHERE ${FILTERS_WHERE} AND l.${c} IS NOT NULL AND l.${c} <> '' ORDER BY 1`,
-  ]),
-);
+type VocabularyFilter = (typeof BROWSE_VOCABULARY_FILTERS)[number];
+
+/**
+ * For each vocabulary filter used, in one scan: its column's distinct values under every other
+ * filter (`faceted_<f>`, so the list fits the browse) and under `active` alone (`bare_<f>`, the whole
+ * vocabulary). Each predicate is computed once per row, then combined per list. Sorted like ORDER BY.
+ */
+export function vocabularySql(used: readonly VocabularyFilter[]): string {
+  const lists = used.flatMap((f) => {
+    const c = VOCABULARY_COLUMN[f];
+    const others = SEARCH_TEXT_FILTERS.filter((o) => o !== f).map((o) => `m_${o}`);
+    const values = (where: string) => `list_sort(list_distinct(list(${c}) FILTER (WHERE ${where} AND ${c} <> '')))`;
+    return [
+      `${values([...others, 'm_active', 'm_dates'].join(' AND '))} AS faceted_${f}`,
+      `${values('m_active')} AS bare_${f}`,
+    ];
+  });
+  const columns = [...new Set(used.map((f) => `l.${VOCABULARY_COLUMN[f]}`))];
+  return `WITH ${PARAMS_CTE},
+m AS (
+  SELECT ${columns.join(', ')},
+    ${SEARCH_TEXT_FILTERS.map((f) => `${TEXT_PREDICATES[f]} AS m_${f}`).join(',\n    ')},
+    ${ACTIVE_PREDICATE} AS m_active,
+    ${DATE_PREDICATES.join(' AND ')} AS m_dates
+  FROM mf.latest l, p
+)
+SELECT ${lists.join(',\n  ')}
+FROM m`;
+}
 
 export interface CompactResult {
   scheme_code: number;
@@ -181,18 +211,10 @@ export interface BrowseResponse {
   valid_values?: Partial<Record<(typeof BROWSE_VOCABULARY_FILTERS)[number], string[]>>;
 }
 
-/**
- * Bound values in PARAMS_CTE order. `except` leaves one text filter out (its facet); `bare` keeps only
- * q and active (the whole vocabulary).
- */
-function bind(s: SearchParams, opts: { except?: SearchTextFilter; bare?: boolean } = {}): Param[] {
+/** Bound values in PARAMS_CTE order. */
+function bind(s: SearchParams): Param[] {
   const dates = [s.first_date_from, s.first_date_to, s.last_date_from, s.last_date_to];
-  return [
-    s.q ?? null,
-    ...SEARCH_TEXT_FILTERS.map((f) => (opts.bare || f === opts.except ? null : s.filters[f]?.join(',') ?? null)),
-    s.active,
-    ...dates.map((d) => (opts.bare ? null : d ?? null)),
-  ];
+  return [s.q ?? null, ...SEARCH_TEXT_FILTERS.map((f) => s.filters[f]?.join(',') ?? null), s.active, ...dates.map((d) => d ?? null)];
 }
 
 export async function search(engine: Engine, s: SearchParams): Promise<CompactSearchResponse | BrowseResponse> {
@@ -203,20 +225,20 @@ export async function search(engine: Engine, s: SearchParams): Promise<CompactSe
     }));
     return { query: s.q!, count: results.length, results };
   }
+  // An empty first page means no match; only a page past the end needs the count on its own.
   const total =
-    rows.length > 0 ? rows[0].total_matches : (await engine.all<{ n: number }>(SEARCH_COUNT_SQL, bind(s)))[0].n;
+    rows.length > 0 ? rows[0].total_matches : s.offset === 0 ? 0 : (await engine.all<{ n: number }>(SEARCH_COUNT_SQL, bind(s)))[0].n;
   const results = rows.map(({ total_matches: _t, relevance, ...r }) => (s.q === undefined ? r : { ...r, relevance }));
   const out: BrowseResponse = { query: s.q ?? null, count: results.length, total_matches: total, limit: s.limit, offset: s.offset, results };
   if (total === 0) {
     const used = BROWSE_VOCABULARY_FILTERS.filter((f) => s.filters[f]);
     if (used.length) {
-      out.valid_values = {};
       // Each filter's values under the other filters; when those leave nothing, the whole vocabulary.
-      const values = async (f: SearchTextFilter, opts: { except?: SearchTextFilter; bare?: boolean }) =>
-        (await engine.all<{ v: string }>(VOCABULARY_SQL[f], bind(s, opts))).map((r) => r.v);
+      const [lists] = await engine.all<Record<string, string[] | null>>(vocabularySql(used), bind(s));
+      out.valid_values = {};
       for (const f of used) {
-        const faceted = await values(f, { except: f });
-        out.valid_values[f] = faceted.length ? faceted : await values(f, { bare: true });
+        const faceted = lists[`faceted_${f}`] ?? [];
+        out.valid_values[f] = faceted.length ? faceted : lists[`bare_${f}`] ?? [];
       }
     }
   }
