@@ -82,7 +82,6 @@ export const TABLE_FORMATS = ['parquet', 'csv.gz', 'tsv.gz', 'csv', 'tsv', 'csv.
 export const WHOLE_FORMATS = ['duckdb.gz', 'duckdb.zip'] as const;
 /** What a user may choose per dataset: a per-table format, `duckdb` for the whole-dataset file, or auto. */
 export type FormatChoice = 'auto' | 'duckdb' | (typeof TABLE_FORMATS)[number];
-export const FORMAT_CHOICES: readonly FormatChoice[] = ['auto', 'duckdb', ...TABLE_FORMATS];
 
 export function tableOfStem(def: ServiceDef, stem: string): string | null {
   if (def.stemTable[stem]) return def.stemTable[stem];
