@@ -7,16 +7,17 @@ import type { Row } from './engine.js';
  * decimal, so 10.12 prints as 10.12, never 10.120000000000001.
  */
 export function tableToRows<T = Row>(table: Table): T[] {
-  const fields = table.schema.fields;
-  const convs = fields.map((f) => converter(f));
-  const cols = fields.map((_, i) => table.getChildAt(i)!);
-  const out: T[] = new Array(table.numRows);
-  for (let r = 0; r < table.numRows; r++) {
-    const row: Row = {};
-    for (let c = 0; c < fields.length; c++) row[fields[c].name] = convs[c](cols[c].get(r));
-    out[r] = row as T;
-  }
-  return out;
+  const out: Row[] = new Array(table.numRows);
+  for (let r = 0; r < out.length; r++) out[r] = {};
+  // Column by column: one converter per column and the vector's chunk-wise iterator, instead of a
+  // per-cell get() that searches for the cell's chunk (wide results have 10^5 cells).
+  table.schema.fields.forEach((field, c) => {
+    const conv = converter(field);
+    const name = field.name;
+    let r = 0;
+    for (const v of table.getChildAt(c)!) out[r++][name] = conv(v);
+  });
+  return out as T[];
 }
 
 type Conv = (v: unknown) => unknown;
@@ -64,7 +65,26 @@ export function decimalToNumber(words: Uint32Array, scale: number): number {
   return Number(`${neg ? '-' : ''}${s.slice(0, -scale)}.${s.slice(-scale)}`);
 }
 
-function isoDate(v: number | Date): string {
+const DAY_MS = 86_400_000;
+
+/**
+ * YYYY-MM-DD of a UTC instant. Whole days in years 1..9999 take the civil-from-days arithmetic
+ * (H. Hinnant), several times faster than toISOString per cell; anything else takes toISOString.
+ */
+export function isoDate(v: number | Date): string {
   const ms = v instanceof Date ? v.getTime() : v;
+  const days = ms / DAY_MS;
+  if (Number.isInteger(days) && days >= -719_162 && days <= 2_932_896) {
+    const z = days + 719_468;
+    const era = Math.floor(z / 146_097);
+    const doe = z - era * 146_097;
+    const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+    const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+    const mp = Math.floor((5 * doy + 2) / 153);
+    const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+    const m = mp < 10 ? mp + 3 : mp - 9;
+    const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+    return `${String(y).padStart(4, '0')}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
+  }
   return new Date(ms).toISOString().slice(0, 10);
 }
