@@ -36,7 +36,7 @@ describe.skipIf(!hasChromium)('SQL workbench (built app, real Chromium, DuckDB-W
     expect(await page.getByRole('row').count()).toBeLessThan(60);
     await screenshot(page, 'sql');
 
-    const download = page.waitForEvent('download');
+    const download = page.waitForEvent('download', { timeout: 120_000 });
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const file = await (await download).path();
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');

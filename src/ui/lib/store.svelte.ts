@@ -3,7 +3,7 @@ import { files, readState, writeState, type StoreState } from '../../core/sync/s
 import type { SyncListener, SyncSummary } from '../../core/sync/progress.js';
 import type { Service } from '../../core/sync/datasets.js';
 import { Store } from '../../core/store/store.js';
-import { UserData } from '../../core/store/user.js';
+import type { UserData } from '../../core/store/user.js';
 import { parsePricesCsv, storePrices } from '../../core/services/compare/import.js';
 import { initParquet } from './parquet.js';
 import { OpfsStorage } from './opfs-storage.js';
@@ -27,7 +27,7 @@ export function getStore(): Promise<BrowserStore> {
     const host = new BrowserHost(storage);
     const store = new Store(await BrowserEngine.open(), storage, host);
     await store.refresh();
-    const user = await UserData.open(store.engine, storage, host);
+    const user = await store.openUser(host);
     return { store, storage, host, user };
   })();
   return ready;
