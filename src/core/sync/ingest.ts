@@ -56,7 +56,9 @@ export async function ingestSource(ctx: IngestContext, src: IngestSource, extrac
   if (suffix === 'parquet') return [await loadParquet(ctx, src)];
   if (/^(csv|tsv)(\.gz)?$/.test(suffix)) return [await loadCsv(ctx, src, ctx.host.sqlPath(ctx.engine, src.store))];
   if (/^(csv|tsv)\.zip$/.test(suffix)) {
-    const tmp = `${ctx.scratchPrefix}${suffix.slice(0, 3)}`;
+    // A name of its own per source: DuckDB-WASM keeps a handle per path, so a second file unpacked to
+    // the same name would be read as the first one's (removed) bytes.
+    const tmp = `${ctx.scratchPrefix}${src.store.replace(/\.zip$/, '')}`;
     try {
       await unpack(ctx.storage, src.store, tmp, { kind: 'zip', want: `.${suffix.slice(0, 3)}`, maxBytes: ctx.maxUnpackedBytes });
       return [await loadCsv(ctx, src, ctx.host.sqlPath(ctx.engine, tmp))];
