@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import { openStore } from '../../src/core/store/node.js';
+import { readState, STATE_FILE } from '../../src/core/sync/state.js';
+import { nodeHost } from '../../src/core/store/node.js';
+import type { Service } from '../../src/core/sync/datasets.js';
+
+/** Per table of a dataset: row count and an order-independent hash of every row, as the store answers. */
+export type Checksums = Record<string, { n: number; h: string }>;
+
+export async function checksums(dir: string, service: Service): Promise<{ generation: number; tables: Checksums }> {
+  const state = await readState(nodeHost(dir).storage);
+  const d = state.datasets[service];
+  if (!d) return { generation: 0, tables: {} };
+  const store = await openStore(dir);
+  try {
+    const tables: Checksums = {};
+    for (const t of Object.keys(d.tables).sort()) {
+      const [r] = await store.engine.all<{ n: number; h: string }>(`SELECT count(*) AS n, coalesce(sum(hash(t)), 0)::VARCHAR AS h FROM ${service}."${t}" t`);
+      tables[t] = r;
+    }
+    return { generation: d.generation, tables };
+  } finally {
+    await store.close();
+  }
+}
+
+/** Store files a dataset should hold after a finished sync: the state, its database, its sources. */
+export async function leftovers(dir: string, service: Service): Promise<string[]> {
+  const d = (await readState(nodeHost(dir).storage)).datasets[service]!;
+  const keep = new Set([STATE_FILE, d.database, `${d.database}.wal`, ...Object.values(d.sources).map((s) => s.store)]);
+  return fs.readdirSync(dir).filter((n) => !keep.has(n));
+}
