@@ -34,3 +34,20 @@ describe('NodeEngine instances share one compiled module', () => {
     await b.close();
   });
 });
+
+describe('NodeEngine keeps prepared statements', () => {
+  it('answers from the current catalog after the table behind a kept statement is replaced', async () => {
+    const engine = await NodeEngine.open();
+    await engine.exec("ATTACH ':memory:' AS g1; CREATE TABLE g1.t AS SELECT 1 AS x;");
+    await engine.exec("ATTACH ':memory:' AS mf; CREATE TABLE mf.t AS SELECT 10 AS x;");
+    const sql = 'SELECT x + ? AS y FROM mf.t';
+    expect(await engine.all(sql, [1])).toEqual([{ y: 11 }]);
+    await engine.exec("DETACH mf; ATTACH ':memory:' AS mf; CREATE TABLE mf.t AS SELECT 20 AS x;");
+    expect(await engine.all(sql, [1])).toEqual([{ y: 21 }]);
+    await engine.exec('DETACH mf');
+    await expect(engine.all(sql, [1])).rejects.toThrow();
+    await engine.exec("ATTACH ':memory:' AS mf; CREATE TABLE mf.t AS SELECT 30 AS x;");
+    expect(await engine.all(sql, [1])).toEqual([{ y: 31 }]);
+    await engine.close();
+  });
+});

@@ -37,6 +37,8 @@ function shareCompiledModule(db: duckdb.DuckDBBindings): void {
   };
 }
 
+const STATEMENT_CACHE = 128;
+
 export interface NodeEngineOptions {
   /**
    * A database file to open as the main database. `create: true` opens it with direct I/O, the only
@@ -74,11 +76,38 @@ export class NodeEngine implements Engine {
 
   async arrow(sql: string, params?: Param[]): Promise<Table> {
     if (!params || params.length === 0) return this.conn.query(sql);
-    const stmt = this.conn.prepare(sql);
+    const stmt = this.prepared(sql);
     try {
       return stmt.query(...params);
-    } finally {
-      stmt.close();
+    } catch (e) {
+      this.forget(sql);
+      throw e;
+    }
+  }
+
+  /**
+   * Services run the same parameterised SQL again and again, and planning a large statement can cost
+   * more than running it; so prepared statements are kept (most recently used first). DuckDB rebinds a
+   * kept statement itself when the catalog changes (a new generation ATTACHed): pinned in the tests.
+   */
+  private readonly statements = new Map<string, duckdb.PreparedStatement>();
+
+  private prepared(sql: string): duckdb.PreparedStatement {
+    let stmt = this.statements.get(sql);
+    if (stmt) this.statements.delete(sql);
+    else stmt = this.conn.prepare(sql);
+    this.statements.set(sql, stmt);
+    if (this.statements.size > STATEMENT_CACHE) this.forget(this.statements.keys().next().value!);
+    return stmt;
+  }
+
+  private forget(sql: string): void {
+    const stmt = this.statements.get(sql);
+    this.statements.delete(sql);
+    try {
+      stmt?.close();
+    } catch {
+      // already invalid: nothing to release
     }
   }
 
@@ -103,6 +132,7 @@ export class NodeEngine implements Engine {
   }
 
   async close(): Promise<void> {
+    for (const sql of [...this.statements.keys()]) this.forget(sql);
     this.conn.close();
     this.db.reset();
   }
