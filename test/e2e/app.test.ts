@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,10 @@ import { hasChromium, launch, screenshot, type Session } from './browser.js';
  * OPFS, each view's main path, offline reload, and a new generation fetching only what changed.
  * Tests run in order on one profile, as a user's first session would.
  */
-const CACHE = path.join(tmpdir(), 'almanac-e2e-tiny-g1');
+/** Keyed by the generator's source, so a changed generator never serves a stale cache. */
+const genHash = createHash('sha256');
+for (const f of readdirSync('src/gen').sort()) genHash.update(readFileSync(path.join('src/gen', f)));
+const CACHE = path.join(tmpdir(), `almanac-e2e-tiny-g1-${genHash.digest('hex').slice(0, 12)}`);
 
 function gen(out: string, extra: string[] = []): void {
   const r = spawnSync('npx', ['tsx', 'src/gen/cli.ts', '--scale', 'tiny', '--out', out, ...extra], { stdio: 'inherit' });
