@@ -16,13 +16,18 @@ function observationsSql(macro: number, market: number, from: boolean, to: boole
   return parts.join('\nUNION ALL\n');
 }
 
-/** The first `limit` dates of the range (one more than the cap tells us whether it was cut). */
+/**
+ * The first `limit` dates of the range (one more than the cap tells us whether it was cut), preceded
+ * by one marker row (date NULL) per id with any observation in range: one round trip, and DuckDB
+ * shares the one scan of `obs` between the page and the markers (half the CPU of two statements).
+ */
 const PAGE_SQL = (obs: string) => `
 WITH obs AS (${obs}),
      page AS (SELECT DISTINCT date FROM obs ORDER BY date LIMIT ?)
-SELECT obs.id, obs.date, obs.value FROM obs JOIN page USING (date) ORDER BY obs.date, obs.id`;
-
-const PRESENT_SQL = (obs: string) => `WITH obs AS (${obs}) SELECT DISTINCT id FROM obs`;
+SELECT obs.id, obs.date, obs.value FROM obs JOIN page USING (date)
+UNION ALL
+SELECT DISTINCT id, NULL, NULL FROM obs
+ORDER BY date NULLS FIRST, id`;
 
 /**
  * GET /v1/series: wide rows, one per date, one column per id that has data in range. Unknown ids
@@ -46,8 +51,11 @@ export async function series(engine: Engine, p: SeriesParams, opts: { maxRows?: 
     const range: Param[] = [...(p.from ? [p.from] : []), ...(p.to ? [p.to] : [])];
     const obs = observationsSql(macro.length, market.length, p.from !== null, p.to !== null);
     const obsParams: Param[] = [...(macro.length ? [...macro, ...range] : []), ...(market.length ? [...market, ...range] : [])];
-    present = new Set((await engine.all<{ id: string }>(PRESENT_SQL(obs), obsParams)).map((r) => r.id));
-    const points = await engine.all<{ id: string; date: string; value: number }>(PAGE_SQL(obs), [...obsParams, maxRows + 1]);
+    const page = await engine.all<{ id: string; date: string | null; value: number }>(PAGE_SQL(obs), [...obsParams, maxRows + 1]);
+    const first = page.findIndex((r) => r.date !== null);
+    const split = first < 0 ? page.length : first;
+    present = new Set(page.slice(0, split).map((r) => r.id));
+    const points = page.slice(split) as { id: string; date: string; value: number }[];
     rows = widen(points, known.map((r) => r.indicator_id).filter((id) => present.has(id)));
     if (rows.length > maxRows) {
       truncated = true;
