@@ -17,16 +17,23 @@ export interface ResolvedScheme {
 /**
  * Identifiers (codes as digits, ISINs upper-cased) arrive as one comma list. An ISIN matches either
  * isin or isin2 (same scheme, same NAV row); should an ISIN sit on several codes, the live one with
- * the latest NAV wins, so a re-used ISIN lands where the fund is now.
+ * the latest NAV wins, so a re-used ISIN lands where the fund is now. Three equality joins, not one
+ * join on `code OR isin OR isin2`: that compared every identifier with every snapshot row.
  */
+const HIT = (on: string) =>
+  `SELECT w.id, l.scheme_code, l.scheme_name, l.isin, l.isin2, l.first_date, l.last_date, l.is_active, l.nav, l.nav_date
+  FROM wanted w JOIN mf.latest l ON ${on}`;
+
 export const RESOLVE_SQL = `
 WITH wanted AS (SELECT unnest(string_split(?, ',')) AS id)
-SELECT w.id, l.scheme_code, l.scheme_name, l.isin, l.isin2, l.first_date, l.last_date, l.is_active, l.nav, l.nav_date
-FROM wanted w
-JOIN mf.latest l ON l.scheme_code = TRY_CAST(w.id AS INTEGER) OR l.isin = w.id OR l.isin2 = w.id
+SELECT * FROM (
+  ${HIT('l.scheme_code = TRY_CAST(w.id AS INTEGER)')}
+  UNION ALL ${HIT('l.isin = w.id')}
+  UNION ALL ${HIT('l.isin2 = w.id')}
+)
 QUALIFY row_number() OVER (
-  PARTITION BY w.id
-  ORDER BY (l.scheme_code = TRY_CAST(w.id AS INTEGER)) DESC, l.is_active DESC, l.last_date DESC, l.scheme_code
+  PARTITION BY id
+  ORDER BY (scheme_code = TRY_CAST(id AS INTEGER)) DESC, is_active DESC, last_date DESC, scheme_code
 ) = 1`;
 
 export type Resolution =
