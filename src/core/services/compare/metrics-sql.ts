@@ -77,7 +77,12 @@ s AS MATERIALIZED (
 mean AS MATERIALIZED (
   SELECT symbol, count(*) AS n, min(d) AS first_d, max(d) AS last_d,
     fsum(r) / count(*) AS mr, fsum(b) / count(*) AS mb, fsum(e) / count(*) AS me, fsum(r - b) / count(*) AS mdf,
-    min(r) AS rmin, max(r) AS rmax
+    min(r) AS rmin, max(r) AS rmax,
+    -- the trailing windows' first days, as DATEs once per symbol (not a TIMESTAMP cast per row)
+    CAST(date_trunc('month', max(d)) AS DATE) AS d_mtd, CAST(max(d) - INTERVAL 3 MONTH AS DATE) AS d_3m,
+    CAST(max(d) - INTERVAL 6 MONTH AS DATE) AS d_6m, CAST(date_trunc('year', max(d)) AS DATE) AS d_ytd,
+    CAST(max(d) - INTERVAL 1 YEAR AS DATE) AS d_1y, CAST(max(d) - INTERVAL 35 MONTH AS DATE) AS d_3y,
+    CAST(max(d) - INTERVAL 59 MONTH AS DATE) AS d_5y, CAST(max(d) - INTERVAL 10 YEAR AS DATE) AS d_10y
   FROM s GROUP BY symbol
 ),
 -- centred sums (two-pass, as pandas and numpy do)
@@ -97,17 +102,17 @@ mom AS MATERIALIZED (
     avg(r) FILTER (r >= 0) AS avg_win0,
     fsum(r) AS sum_r, coalesce(fsum(r) FILTER (r >= 0), 0) AS sum_win0, coalesce(fsum(r) FILTER (r < 0), 0) AS sum_neg,
     product(1 + r) AS prod_r, product(1 + b) AS prod_b,
-    product(1 + r) FILTER (d >= date_trunc('month', last_d)) AS p_mtd,
-    product(1 + r) FILTER (d >= last_d - INTERVAL 3 MONTH) AS p_3m,
-    product(1 + r) FILTER (d >= last_d - INTERVAL 6 MONTH) AS p_6m,
-    product(1 + r) FILTER (d >= date_trunc('year', last_d)) AS p_ytd,
-    product(1 + r) FILTER (d >= last_d - INTERVAL 1 YEAR) AS p_1y,
-    product(1 + r) FILTER (d >= last_d - INTERVAL 35 MONTH) AS p_3y,
-    count(*) FILTER (d >= last_d - INTERVAL 35 MONTH) AS n_3y,
-    product(1 + r) FILTER (d >= last_d - INTERVAL 59 MONTH) AS p_5y,
-    count(*) FILTER (d >= last_d - INTERVAL 59 MONTH) AS n_5y,
-    product(1 + r) FILTER (d >= last_d - INTERVAL 10 YEAR) AS p_10y,
-    count(*) FILTER (d >= last_d - INTERVAL 10 YEAR) AS n_10y
+    product(1 + r) FILTER (d >= d_mtd) AS p_mtd,
+    product(1 + r) FILTER (d >= d_3m) AS p_3m,
+    product(1 + r) FILTER (d >= d_6m) AS p_6m,
+    product(1 + r) FILTER (d >= d_ytd) AS p_ytd,
+    product(1 + r) FILTER (d >= d_1y) AS p_1y,
+    product(1 + r) FILTER (d >= d_3y) AS p_3y,
+    count(*) FILTER (d >= d_3y) AS n_3y,
+    product(1 + r) FILTER (d >= d_5y) AS p_5y,
+    count(*) FILTER (d >= d_5y) AS n_5y,
+    product(1 + r) FILTER (d >= d_10y) AS p_10y,
+    count(*) FILTER (d >= d_10y) AS n_10y
   FROM s JOIN mean USING (symbol) GROUP BY s.symbol
 ),
 -- pandas skew/kurt (bias-corrected, tiny sums zeroed as pandas does) and the Prob. Sharpe Ratio in its
