@@ -1,0 +1,197 @@
+/**
+ * Malicious publishers: manifests with names that try to leave the store, sizes and row counts that
+ * lie, archives that explode or climb out, files that only pretend to be parquet or DuckDB. Each
+ * scenario is a sync against a publisher that says exactly what the test wants. Goals: nothing
+ * written outside the store (a sentinel tree around it is hashed before and after), the previous
+ * data keeps answering, a clear error names the file, memory and disk stay bounded.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { zipSync, strToU8 } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parquetOf } from '../core/sync/crafted.js';
+import { tempDir } from '../core/sync/fixture.js';
+import { sync } from '../../src/core/sync/sync.js';
+import { readState, setChoice } from '../../src/core/sync/state.js';
+import { nodeHost } from '../../src/core/store/node.js';
+import type { Service } from '../../src/core/sync/datasets.js';
+import { checksums } from './store-check.js';
+import { hostilePublisher, type HostileFile } from './hostile.js';
+import { LONG, writeFigures } from './figures.js';
+
+const MIB = 2 ** 20;
+/** The unpack cap the campaign runs with (the default, 16 GiB, is too big to fill in a test). */
+const CAP = 8 * MIB;
+
+const surveillance = (n: number) => ({
+  symbol: Array.from({ length: n }, (_, i) => `SYM${i}`),
+  isin: Array.from({ length: n }, () => 'INE000A01010'),
+  company_name: Array.from({ length: n }, (_, i) => `Company ${i}`),
+  snapshot_date: Array.from({ length: n }, () => '2026-11-13'),
+  exchange: Array.from({ length: n }, () => 'NSE'),
+  framework: Array.from({ length: n }, () => 'GSM'),
+  stage: Int32Array.from({ length: n }, (_, i) => i % 4),
+  stage_label: Array.from({ length: n }, (_, i) => `Stage ${i}`),
+  effective_date: Array.from({ length: n }, () => '2026-10-01'),
+});
+const CSV_HEADER = 'symbol,isin,company_name,snapshot_date,exchange,framework,stage,stage_label,effective_date\n';
+const CSV_ROW = 'A,INE000A01010,A Ltd,2026-11-13,NSE,GSM,1,Stage I,2026-10-01\n';
+const good = parquetOf(surveillance(3));
+
+/** Path → SHA-256 of every file and directory under `root`, except the store itself. */
+function tree(root: string, skip: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rel of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+    const abs = path.join(root, rel);
+    if (abs === skip || abs.startsWith(`${skip}${path.sep}`)) continue;
+    const st = fs.lstatSync(abs);
+    out[rel] = st.isFile() ? createHash('sha256').update(fs.readFileSync(abs)).digest('hex') : st.isDirectory() ? 'dir' : 'other';
+  }
+  return out;
+}
+
+function dirBytes(dir: string): number {
+  return fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
+}
+
+const zeros = (n: number) => Buffer.alloc(n, 0);
+const csvRows = (bytes: number) => Buffer.from(CSV_HEADER + CSV_ROW.repeat(Math.ceil(bytes / CSV_ROW.length)));
+
+interface Scenario {
+  label: string;
+  service?: Service;
+  choice?: string;
+  files: () => Record<string, HostileFile>;
+  raw?: string;
+  /** The error the sync must report (a clear one: it names what was refused). */
+  error: RegExp;
+  /** Only the manifest may be requested (names refused before any download). */
+  manifestOnly?: boolean;
+}
+
+const evilName = (name: string): Scenario => ({
+  label: `manifest name ${JSON.stringify(name.length > 40 ? `${name.slice(0, 20)}…(${name.length})` : name)}`,
+  files: () => ({ 'surveillance_flags.parquet': { body: good }, [name]: { body: Buffer.from('pwned') } }),
+  error: /refused manifest file name/,
+  manifestOnly: true,
+});
+
+const NAMES = [
+  '../evil.parquet', '../../sentinel/evil.parquet', '/tmp/evil.parquet', '..\\evil.parquet', 'sub\\..\\..\\evil.parquet',
+  '%2e%2e%2fevil.parquet', '..%2Fevil.parquet', '%2F..%2Fevil.parquet', 'evil\u0000.parquet', 'evil%00.parquet',
+  `${'a'.repeat(5000)}.parquet`, 'C:\\evil.parquet', 'C:evil.parquet', '.', '..', '.evil.parquet', 'evil.parquet/..',
+  'surveillance_flags.parquet\n', '\uff0e\uff0e\uff0fevil.parquet', 'sub/evil.parquet', '~/evil.parquet', 'evil .parquet',
+];
+
+const SCENARIOS: Scenario[] = [
+  ...NAMES.map(evilName),
+  { label: 'manifest is not JSON', files: () => ({}), raw: '{"files": ', error: /manifest refused: not JSON/ },
+  { label: 'manifest without files', files: () => ({}), raw: '{"files": []}', error: /no `files` object/ },
+  { label: 'manifest with 100,000 files', files: () => ({}), raw: JSON.stringify({ files: Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`t${i}.parquet`, { size_bytes: 1 }])) }), error: /manifest refused: 100000 files/ },
+  { label: 'size_bytes absurd (2^60)', files: () => ({ 'surveillance_flags.parquet': { body: good, size: 2 ** 60 } }), error: /no valid size_bytes/ },
+  { label: 'size_bytes negative', files: () => ({ 'surveillance_flags.parquet': { body: good, size: -5 } }), error: /no valid size_bytes/ },
+  { label: 'size_bytes a string', files: () => ({ 'surveillance_flags.parquet': { body: good, size: '9' } }), error: /no valid size_bytes/ },
+  { label: 'size lies low (body bigger)', files: () => ({ 'surveillance_flags.parquet': { body: good, size: good.length - 100 } }), error: /announces \d+ bytes, the manifest \d+/ },
+  { label: 'size lies high (body smaller)', files: () => ({ 'surveillance_flags.parquet': { body: good, size: good.length + 100 } }), error: /announces \d+ bytes, the manifest \d+/ },
+  { label: 'chunked body longer than the manifest', files: () => ({ 'surveillance_flags.parquet': { body: Buffer.concat([good, randomBytes(8 * MIB)]), size: good.length, chunked: true } }), error: /body longer than the \d+ bytes announced/ },
+  { label: 'Content-Length matches, body ends early every time', files: () => ({ 'surveillance_flags.parquet': { body: good, contentLength: good.length + 1000, size: good.length + 1000 } }), error: /connection dropped|gave up/ },
+  { label: 'row_count huge (10^15)', files: () => ({ 'surveillance_flags.parquet': { body: good, rows: 1e15 } }), error: /3 rows loaded, the manifest announces 1000000000000000/ },
+  { label: 'row_count wrong (4 for 3)', files: () => ({ 'surveillance_flags.parquet': { body: good, rows: 4 } }), error: /3 rows loaded, the manifest announces 4/ },
+  { label: 'fake parquet (random bytes)', files: () => ({ 'surveillance_flags.parquet': { body: randomBytes(4096) } }), error: /surveillance_flags\.parquet: .*(parquet|EOF)/i },
+  { label: 'fake parquet (magic only)', files: () => ({ 'surveillance_flags.parquet': { body: Buffer.concat([Buffer.from('PAR1'), randomBytes(2000), Buffer.from('PAR1')]) } }), error: /surveillance_flags\.parquet: .*(parquet|EOF)/i },
+  { label: 'truncated parquet', files: () => ({ 'surveillance_flags.parquet': { body: good.subarray(0, good.length - 30) } }), error: /surveillance_flags\.parquet: .*(parquet|EOF)/i },
+  { label: 'empty file', files: () => ({ 'surveillance_flags.parquet': { body: Buffer.alloc(0) } }), error: /surveillance_flags\.parquet: .*(parquet|EOF)/i },
+  { label: 'zip bomb (csv.zip, 32 MiB of rows)', choice: 'csv.zip', files: () => ({ 'surveillance_flags.csv.zip': { body: Buffer.from(zipSync({ 'surveillance_flags.csv': csvRows(32 * MIB) }, { level: 9 })) } }), error: /unpacks to more than 8388608 bytes; refused/ },
+  { label: 'zip bomb (zeros, 64 MiB)', choice: 'csv.zip', files: () => ({ 'surveillance_flags.csv.zip': { body: Buffer.from(zipSync({ 'surveillance_flags.csv': zeros(64 * MIB) }, { level: 9 })) } }), error: /unpacks to more than 8388608 bytes; refused/ },
+  ...['../../evil.csv', '/tmp/evil.csv', '..\\evil.csv', 'C:/evil.csv', 'a/../../evil.csv'].map((entry): Scenario => ({
+    label: `zip-slip entry ${JSON.stringify(entry)}`,
+    choice: 'csv.zip',
+    files: () => ({ 'surveillance_flags.csv.zip': { body: Buffer.from(zipSync({ [entry]: strToU8(CSV_HEADER + CSV_ROW), 'README.md': strToU8('x') })) } }),
+    error: /refused zip entry/,
+  })),
+  { label: 'zip with two csv entries', choice: 'csv.zip', files: () => ({ 'surveillance_flags.csv.zip': { body: Buffer.from(zipSync({ 'a.csv': strToU8(CSV_HEADER), 'b.csv': strToU8(CSV_HEADER) })) } }), error: /more than one \.csv entry/ },
+  { label: 'zip without a csv entry', choice: 'csv.zip', files: () => ({ 'surveillance_flags.csv.zip': { body: Buffer.from(zipSync({ 'README.md': strToU8('x') })) } }), error: /no \.csv entry/ },
+  { label: 'not a zip', choice: 'csv.zip', files: () => ({ 'surveillance_flags.csv.zip': { body: randomBytes(3000) } }), error: /surveillance_flags\.csv\.zip|invalid zip|no \.csv entry/ },
+  { label: 'gzip bomb (csv.gz of zeros, 64 MiB)', choice: 'csv.gz', files: () => ({ 'surveillance_flags.csv.gz': { body: gzipSync(zeros(64 * MIB), { level: 9 }) } }), error: /surveillance_flags\.csv\.gz/ },
+  { label: 'gzip bomb (csv.gz of valid rows, 16 MiB)', choice: 'csv.gz', files: () => ({ 'surveillance_flags.csv.gz': { body: gzipSync(csvRows(16 * MIB), { level: 9 }), rows: 3 } }), error: /rows loaded, the manifest announces 3/ },
+  { label: 'gzip that is not gzip', choice: 'csv.gz', files: () => ({ 'surveillance_flags.csv.gz': { body: randomBytes(3000) } }), error: /surveillance_flags\.csv\.gz/ },
+  { label: 'fake duckdb (random bytes, gz)', service: 'indicators', files: () => ({ 'indicators_all.duckdb.gz': { body: gzipSync(randomBytes(64 * 1024)) } }), error: /indicators/ },
+  { label: 'fake duckdb (text, zip)', service: 'indicators', files: () => ({ 'indicators_all.duckdb.zip': { body: Buffer.from(zipSync({ 'indicators_all.duckdb': strToU8('DUCK'.repeat(5000)) })) } }), error: /indicators/ },
+  { label: 'duckdb gzip bomb (64 MiB of zeros)', service: 'indicators', files: () => ({ 'indicators_all.duckdb.gz': { body: gzipSync(zeros(64 * MIB), { level: 9 }) } }), error: /unpacks to more than 8388608 bytes; refused/ },
+  { label: 'duckdb zip-slip', service: 'indicators', files: () => ({ 'indicators_all.duckdb.zip': { body: Buffer.from(zipSync({ '../indicators_all.duckdb': randomBytes(100) })) } }), error: /refused zip entry/ },
+  ...(LONG ? [{ label: 'gzip bomb (csv.gz of zeros, 512 MiB)', choice: 'csv.gz', files: () => ({ 'surveillance_flags.csv.gz': { body: gzipSync(zeros(512 * MIB), { level: 9 }) } }), error: /surveillance_flags\.csv\.gz/ }] : []),
+];
+
+describe('malicious publisher campaign', { timeout: 900_000 }, () => {
+  let srv: Awaited<ReturnType<typeof hostilePublisher>>;
+  let root: string;
+  let store: string;
+  let sentinel: Record<string, string>;
+  let previous: Awaited<ReturnType<typeof checksums>>;
+  const tally = { scenarios: 0, failures: 0, 'writes outside the store': 0, 'clear errors': 0, 'peak store bytes': 0, 'peak RSS MiB': 0 };
+
+  beforeAll(async () => {
+    srv = await hostilePublisher();
+    root = tempDir('malicious');
+    // Sentinels on every side of the store: siblings, parent, a nested tree.
+    fs.mkdirSync(path.join(root, 'sentinel', 'deep', 'er'), { recursive: true });
+    for (const p of ['sentinel/a.txt', 'sentinel/deep/b.txt', 'sentinel/deep/er/c.txt', 'top.txt']) fs.writeFileSync(path.join(root, p), p);
+    store = path.join(root, 'nest', 'store');
+    fs.mkdirSync(store, { recursive: true });
+    srv.publish('flags', { 'surveillance_flags.parquet': { body: good, rows: 3 } });
+    const host = nodeHost(store);
+    const s = await sync({ storage: host.storage, host, source: srv.url, only: ['flags'] });
+    expect(s.errors).toEqual([]);
+    previous = await checksums(store, 'flags');
+    expect(previous.tables.surveillance_flags.n).toBe(3);
+    sentinel = tree(root, store);
+  }, 300_000);
+
+  afterAll(async () => {
+    await srv?.close();
+    tally['peak RSS MiB'] = Math.round(process.resourceUsage().maxRSS / 1024);
+    writeFigures({
+      campaign: 'malicious',
+      title: 'Malicious publishers',
+      checks: [
+        `${SCENARIOS.length} hostile publishers (traversal names, lying sizes and row counts, zip and gzip bombs, zip-slip, fake parquet and DuckDB), each synced into one store nested in a sentinel tree.`,
+        'After each: every file around the store hashes as before; the previous flags data answers the same rows and hashes; the sync reports an error naming what was refused; unpacking is capped (8 MiB in this campaign).',
+        'Peak store bytes: the largest the store directory grew during any scenario; peak RSS: the test process high-water mark.',
+      ],
+      counts: tally,
+    });
+  });
+
+  it.each(SCENARIOS)('$label', async (sc) => {
+    tally.scenarios++;
+    try {
+      const service = sc.service ?? 'flags';
+      const host = nodeHost(store);
+      await setChoice(host.storage, 'flags', (sc.choice ?? 'auto') as never);
+      srv.publish(service, sc.files(), sc.raw);
+      const s = await sync({ storage: host.storage, host, source: srv.url, only: [service], retry: { baseMs: 5, attempts: 3 }, maxUnpackedBytes: CAP });
+      tally['peak store bytes'] = Math.max(tally['peak store bytes'], dirBytes(store));
+      const outside = tree(root, store);
+      const changed = [...new Set([...Object.keys(outside), ...Object.keys(sentinel)])].filter((k) => outside[k] !== sentinel[k]);
+      tally['writes outside the store'] += changed.length;
+      expect(changed).toEqual([]);
+      // As the CLI prints them: the file's name, then why it was refused.
+      const errors = [...s.errors, ...s.files.flatMap((f) => (f.error ? [`${f.name}: ${f.error}`] : []))].join('\n');
+      expect(errors).toMatch(sc.error);
+      tally['clear errors']++;
+      if (sc.manifestOnly) expect(srv.seen).toEqual([srv.seen[0]]);
+      // A refused file may still bring a new generation, rebuilt from the files kept: the same tables
+      // and row counts here, the same row hashes in the last test (opening the store costs seconds).
+      const now = (await readState(host.storage)).datasets.flags!;
+      expect(Object.fromEntries(Object.entries(now.tables).map(([t, v]) => [t, v.rows]))).toEqual({ surveillance_flags: 3 });
+    } catch (e) {
+      tally.failures++;
+      throw e;
+    }
+  });
+  it('afterwards the previous flags data answers the same rows and row hashes', async () => {
+    expect((await checksums(store, 'flags')).tables).toEqual(previous.tables);
+  });
+});
