@@ -75,7 +75,8 @@ export class NodeEngine implements Engine {
   }
 
   async arrow(sql: string, params?: Param[]): Promise<Table> {
-    if (!params || params.length === 0) return this.conn.query(sql);
+    // `[]` asks for the kept prepared statement of a parameter-free query (one statement only)
+    if (!params) return this.conn.query(sql);
     const stmt = this.prepared(sql);
     try {
       return stmt.query(...params);

@@ -37,6 +37,8 @@ const SQL_ATTACHED = `
 SELECT DISTINCT CASE WHEN schema_name = 'main' THEN database_name ELSE schema_name END AS db, table_name
 FROM duckdb_tables()`;
 
+const views = new WeakMap<Engine, string>();
+
 /** (Re)creates the view over the tables attached right now; cheap, so each request calls it. */
 export async function openPriceSource(engine: Engine): Promise<PriceSource> {
   const attached = new Set((await engine.all<{ db: string; table_name: string }>(SQL_ATTACHED)).map((r) => `${r.db}.${r.table_name}`));
@@ -44,7 +46,11 @@ export async function openPriceSource(engine: Engine): Promise<PriceSource> {
   const body = present.length
     ? present.map((s) => `SELECT * FROM (${s.select}) WHERE close > 0`).join('\nUNION ALL\n')
     : 'SELECT NULL::VARCHAR AS symbol, NULL::DATE AS date, NULL::DOUBLE AS close, NULL::INTEGER AS prio WHERE false';
-  await engine.exec(`CREATE OR REPLACE TEMP VIEW ${VIEW} AS\n${body}`);
+  // replaced only when it changes: a catalog change makes DuckDB re-plan every kept statement over it
+  if (views.get(engine) !== body) {
+    await engine.exec(`CREATE OR REPLACE TEMP VIEW ${VIEW} AS\n${body}`);
+    views.set(engine, body);
+  }
   return { relation: VIEW, tables: [...new Set(present.map((s) => `${s.database}.${s.table}`))] };
 }
 
