@@ -16,7 +16,7 @@ export interface BuildOptions {
  * a deliberate 4xx from a service is a bug: it becomes a 500 with a JSON body and is logged.
  */
 export async function buildServer(deps: ServerDeps, opts: BuildOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: opts.logger ?? false, routerOptions: { ignoreTrailingSlash: false }, rewriteUrl: rewriteV2 });
+  const app = Fastify({ logger: opts.logger ?? false, routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 }, rewriteUrl: rewriteV2 });
   const allowed = new Set(opts.allowedOrigins ?? []);
 
   // DNS-rebinding and cross-site guard: only loopback Host names, only our own origins.
@@ -56,5 +56,15 @@ export async function buildServer(deps: ServerDeps, opts: BuildOptions = {}): Pr
   await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'Almanac local API', version: '3.1.0' } } });
   for (const load of routeModules) await (await load())(app, deps);
   await registerMcp(app, deps);
+  // Paths outside the three services: the same kind of envelope, naming where the APIs live.
+  app.setNotFoundHandler((req, reply) =>
+    reply.code(404).send({
+      error: 'not_found',
+      status: 404,
+      path: req.url,
+      message: `No endpoint at ${req.method} ${req.url.split('?')[0]}.`,
+      help: { indicators: '/v1/', mutual_funds: '/mf/v1/', red_flags: '/flags/v1/', compare: '/v1/compare', mcp: 'POST /mcp', openapi: '/openapi.json' },
+    }),
+  );
   return app;
 }

@@ -43,3 +43,22 @@ describe('local server binding and origin guard', async () => {
     expect(own.headers['access-control-allow-origin']).toBe('http://127.0.0.1:5173');
   });
 });
+
+describe('paths outside the services', async () => {
+  const engine = await NodeEngine.open();
+  const server = await listen({ engine });
+  afterAll(async () => {
+    await server.close();
+    await engine.close();
+  });
+
+  it('answer 404 in an envelope that says where the APIs are, and long segments are not a 414', async () => {
+    const res = await fetch(`${server.url}/mf/`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: 'not_found', status: 404, help: { mutual_funds: '/mf/v1/' } });
+    const long = await fetch(`${server.url}/mf/v1/schemes/${'9'.repeat(300)}/nav`);
+    // No MF data on this server: the service's own 503 "sync first", not the router's 414.
+    expect(long.status).toBe(503);
+    expect(await long.json()).toMatchObject({ status: 503 });
+  });
+});
