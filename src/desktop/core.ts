@@ -26,7 +26,7 @@ export interface DesktopOptions {
 export async function startDesktopCore(opts: DesktopOptions): Promise<DesktopCore> {
   const dataDir = path.join(opts.userDataDir, 'data');
   const host = nodeHost(dataDir);
-  const store: Store = await openStore(dataDir);
+  let store: Store = await openStore(dataDir);
   let settings = await loadSettings(opts.userDataDir);
   let server: RunningServer | null = null;
   let syncing = false;
@@ -46,10 +46,12 @@ export async function startDesktopCore(opts: DesktopOptions): Promise<DesktopCor
   const handlers: Record<Channel, (args: unknown, onProgress?: (e: SyncEvent) => void) => Promise<unknown>> = {
     'engine:all': async (args) => {
       const q = validateQuery(args);
+      if (syncing) throw new IpcInputError('a sync is running; queries answer again when it finishes');
       return store.engine.all(q.sql, q.params);
     },
     'engine:arrow': async (args) => {
       const q = validateQuery(args);
+      if (syncing) throw new IpcInputError('a sync is running; queries answer again when it finishes');
       return host.toIPC(await store.engine.arrow(q.sql, q.params));
     },
     'settings:get': async () => settings,
@@ -67,11 +69,17 @@ export async function startDesktopCore(opts: DesktopOptions): Promise<DesktopCor
       if (!settings.source) throw new IpcInputError('no source set: choose the publishers’ base URL in the Data view first');
       if (syncing) throw new IpcInputError('a sync is already running');
       syncing = true;
+      // DuckDB-WASM in Node keeps one table of open files per process: the sync's builder engines
+      // must not run while the store's engine holds files (docs/storage.md). So the store (and the
+      // server reading it) step aside for the sync and come back on the new generation.
+      await server?.close();
+      server = null;
+      await store.close();
       try {
-        const summary = await sync({ storage: host.storage, host, source: settings.source, only, onEvent: onProgress });
-        await store.refresh();
-        return summary;
+        return await sync({ storage: host.storage, host, source: settings.source, only, onEvent: onProgress });
       } finally {
+        store = await openStore(dataDir);
+        await applyServer();
         syncing = false;
       }
     },

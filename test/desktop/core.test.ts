@@ -50,6 +50,14 @@ describe('desktop core through its IPC handlers', () => {
     expect(res.status).toBe(200);
     expect(JSON.stringify(await res.json())).toContain('REDSTONE');
 
+    // A second sync with the store open: nothing changed, and both doors still answer afterwards.
+    const again = (await core.handle('sync:run', { only: ['flags'] })) as { files: { status: string }[] };
+    expect(again.files.every((f) => f.status === 'not_modified')).toBe(true);
+    const [{ n: n2 }] = (await core.handle('engine:all', { sql: 'SELECT count(*) AS n FROM flags.credit_ratings WHERE symbol = ?', params: ['REDSTONE'] })) as { n: number }[];
+    expect(n2).toBe(n);
+    const status = (await core.handle('server:status', undefined)) as { url: string };
+    expect((await fetch(`${status.url}/flags/v1/company/REDSTONE?tables=credit_ratings`)).status).toBe(200);
+
     await expect(core.handle('engine:all', { sql: 42 })).rejects.toThrow(/sql must be/);
     await expect(core.handle('sync:run', { only: ['../etc'] })).rejects.toThrow(/only must be/);
     await expect(core.handle('settings:set', { server: { enabled: true, port: 22 } })).rejects.toThrow(/server.port/);
@@ -57,6 +65,6 @@ describe('desktop core through its IPC handlers', () => {
 
     await core.handle('settings:set', { source: publisher.url, server: { enabled: false, port: 8765 } });
     expect(await core.handle('server:status', undefined)).toMatchObject({ running: false });
-    await expect(fetch(`${set.server.url}/flags/v1/`)).rejects.toThrow();
+    await expect(fetch(`${status.url}/flags/v1/`)).rejects.toThrow();
   });
 });
