@@ -63,7 +63,7 @@ export async function buildServer(deps: ServerDeps, opts: BuildOptions = {}): Pr
       status: 404,
       path: req.url,
       message: `No endpoint at ${req.method} ${req.url.split('?')[0]}.`,
-      help: { indicators: '/v1/', mutual_funds: '/mf/v1/', red_flags: '/flags/v1/', compare: '/v1/compare', mcp: 'POST /mcp', openapi: '/openapi.json' },
+      help: { catalog: '/v1/', docs: '/openapi.json', indicators: '/v1/', mutual_funds: '/mf/v1/', red_flags: '/flags/v1/', compare: '/v1/compare', mcp: 'POST /mcp', openapi: '/openapi.json' },
     }),
   );
   return app;
