@@ -117,17 +117,8 @@ export async function writeDatabaseFiles(
   return writeFamily(conn, opts.tables, opts, rowCount, build);
 }
 
-/** "113.4 MB": binary multiples with the customary short labels. */
-export function sizeHuman(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let v = bytes;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${bytes} B` : `${v.toFixed(1)} ${units[i]}`;
-}
+/** One definition for every manifest, the publisher's and the local mirror's. */
+export { sizeHuman } from '../core/contract/indicators.js';
 
 export function splitFormat(f: FileFormat): { inner: Inner; wrap: Wrap } {
   const [inner, wrap] = f.split('.') as [Inner, 'gz' | 'zip' | undefined];

@@ -713,7 +713,7 @@ export function parseFindParams(q: { query?: string; q?: string; limit?: number 
 
 /** Human-readable size for manifests (1024-based, one decimal). */
 export function sizeHuman(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
   let v = bytes;
   let i = 0;
   while (v >= 1024 && i < units.length - 1) {
