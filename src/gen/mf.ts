@@ -16,6 +16,7 @@ import { sizeHuman, writeTableFiles, type FileFormat, type WrittenFile } from '.
 import { detailsAsOf, detailsRows } from './mf-details.js';
 import { aaumQuarter, buildDataQuality, buildDetails, buildLatest, buildNav, loadInputs } from './mf-tables.js';
 import { buildUniverse } from './mf-universe.js';
+import { documentedColumns, driftManifest, publishedSources, type PublishedSources } from './drift.js';
 import { asOfDate, generatedAt, type GenOptions } from './options.js';
 
 /** Which tiny-scale scheme codes carry which edge case (tiny's structure does not depend on the seed). */
@@ -36,7 +37,6 @@ const DEFERRED_AT_FULL: readonly string[] = ['csv.zip', 'tsv.gz', 'tsv.zip', 'db
 const TEXT_OPTIONS = { csvQuoteAll: true, sqliteTypes: { nav: 'REAL' as const } };
 
 export async function generate(opts: GenOptions): Promise<void> {
-  if (opts.drift) throw new Error(`mf: schema drift '${opts.drift}' is not generated yet (issue 14); the hook is here, in generate()`);
   const asOf = asOfDate(opts.generation);
   const stamp = generatedAt(opts.generation);
   const universe = buildUniverse(opts.scale, opts.seed);
@@ -57,16 +57,18 @@ export async function generate(opts: GenOptions): Promise<void> {
     await conn.run('CREATE SCHEMA txt');
     await conn.run(`CREATE VIEW txt.${NAV_FILE_BASE} AS SELECT scheme_code, date, nav::DOUBLE AS nav, scheme_name, isin FROM main.${NAV_FILE_BASE}`);
 
+    const src = await publishedSources(conn, opts.drift);
+
     const files: Record<string, WrittenFile> = {};
     const write = async (table: string, baseName: string, formats: readonly string[], extra: Partial<Parameters<typeof writeTableFiles>[1]> = {}) =>
-      Object.assign(files, await writeTableFiles(conn, { table, dir: opts.dir, baseName, formats: formats as FileFormat[], readme: readme(baseName, asOf), ...extra }));
-    await write(`main.${NAV_FILE_BASE}`, NAV_FILE_BASE, ['parquet'], { parquet: { rowGroupSize: ROW_GROUP, compression: 'zstd' } });
-    await write(`txt.${NAV_FILE_BASE}`, NAV_FILE_BASE, NAV_TEXT.filter((f) => opts.scale !== 'full' || !DEFERRED_AT_FULL.includes(f)), TEXT_OPTIONS);
-    await write(LATEST_FILE_BASE, LATEST_FILE_BASE, LATEST_FILE_SUFFIXES, { csvQuoteAll: true, parquet: { compression: 'zstd' } });
+      Object.assign(files, await writeTableFiles(conn, { table, dir: opts.dir, baseName, formats: formats as FileFormat[], readme: readme(baseName, asOf, documentedColumns(opts.drift, src)), ...extra }));
+    await write(src.navParquet, NAV_FILE_BASE, ['parquet'], { parquet: { rowGroupSize: ROW_GROUP, compression: 'zstd' } });
+    await write(src.navText, NAV_FILE_BASE, NAV_TEXT.filter((f) => opts.scale !== 'full' || !DEFERRED_AT_FULL.includes(f)), TEXT_OPTIONS);
+    await write(src.latest, LATEST_FILE_BASE, LATEST_FILE_SUFFIXES, { csvQuoteAll: true, parquet: { compression: 'zstd' } });
     await write(DETAILS_FILE_BASE, DETAILS_FILE_BASE, DETAILS_FILE_SUFFIXES, { parquet: { compression: 'zstd' } });
     await write(DATA_QUALITY_FILE_BASE, DATA_QUALITY_FILE_BASE, DATA_QUALITY_FILE_SUFFIXES);
 
-    const manifest = await buildManifest(conn, opts, files, stamp, asOf, details.length);
+    const manifest = driftManifest(await buildManifest(conn, opts, files, stamp, asOf, details.length), opts.drift, src, asOf);
     await writeIfChanged(path.join(opts.dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     await writeIfChanged(path.join(opts.dir, 'state.json'), `${JSON.stringify({ generation: opts.generation, seed: opts.seed, scale: opts.scale }, null, 2)}\n`);
   } finally {
@@ -249,7 +251,11 @@ const LATEST_COLUMN_NOTES: Record<(typeof LATEST_COLUMNS)[number], string> = {
   aaum_quarter_end: 'ISO quarter-end date; sort quarters on this',
 };
 
-function readme(baseName: string, asOf: string): string {
+function readme(
+  baseName: string,
+  asOf: string,
+  src: Pick<PublishedSources, 'navColumns' | 'latestColumns'> = { navColumns: NAV_FILE_COLUMNS, latestColumns: LATEST_COLUMNS },
+): string {
   return [
     `# ${baseName}`,
     '',
@@ -257,9 +263,9 @@ function readme(baseName: string, asOf: string): string {
     'Licence: CC0 1.0. Not an authoritative source; provided as is.',
     '',
     baseName === NAV_FILE_BASE
-      ? `Columns: ${NAV_FILE_COLUMNS.join(', ')}. date is a YYYY-MM-DD string; CSV quotes every text value, TSV quotes nothing.`
+      ? `Columns: ${src.navColumns.join(', ')}. date is a YYYY-MM-DD string; CSV quotes every text value, TSV quotes nothing.`
       : baseName === LATEST_FILE_BASE
-        ? `Columns (${LATEST_COLUMNS.length}): ${LATEST_COLUMNS.join(', ')}.`
+        ? `Columns (${src.latestColumns.length}): ${src.latestColumns.join(', ')}.`
         : `See ${MF_BASE_PATH}/ for the columns.`,
     '',
   ].join('\n');
