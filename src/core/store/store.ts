@@ -3,6 +3,7 @@ import { SERVICES, type Service } from '../sync/datasets.js';
 import { sqlString, type DatabaseHost } from '../sync/host.js';
 import { UserData } from './user.js';
 import { readState, type DatasetState, type StoreState } from '../sync/state.js';
+import type { DriftNotice } from '../sync/drift.js';
 import type { Storage } from '../storage/storage.js';
 
 /** One row of sync metadata per dataset: what `status`, the UI and /flags/v1/freshness show. */
@@ -18,6 +19,14 @@ export interface DatasetStatus {
   tables: Record<string, { rows: number; file: string; columns: { name: string; type: string }[] }>;
   files: { name: string; etag: string | null; bytes: number; fetched_at: string }[];
   errors: string[];
+  /** The publisher's schema version at the last sync, with its date and notes (null: unversioned). */
+  schema_version: number | null;
+  schema_changed: string | null;
+  schema_notes: string[];
+  /** The version the local tables hold; lower than the publisher's while a drifted file is refused. */
+  local_schema_version: number | null;
+  /** Each schema difference met, accepted or refused, and since when (docs/sync.md, "Schema drift"). */
+  drift: DriftNotice[];
 }
 
 export function statusOf(d: DatasetState): DatasetStatus {
@@ -30,9 +39,14 @@ export function statusOf(d: DatasetState): DatasetStatus {
     last_sync: d.last_sync,
     generated_at: d.generated_at,
     source_url: d.source_url,
-    tables: d.tables,
+    tables: Object.fromEntries(Object.entries(d.tables).map(([t, { rows, file, columns }]) => [t, { rows, file, columns }])),
     files: Object.values(d.sources).map((s) => ({ name: s.file, etag: s.etag, bytes: s.bytes, fetched_at: s.fetched_at })),
     errors: d.errors,
+    schema_version: d.schema_version,
+    schema_changed: d.schema_changed ?? null,
+    schema_notes: d.schema_notes ?? [],
+    local_schema_version: d.local_schema_version === undefined ? d.schema_version : d.local_schema_version,
+    drift: d.drift ?? [],
   };
 }
 
