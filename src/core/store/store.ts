@@ -102,15 +102,19 @@ export class Store {
     await this.writeStatusTable(s);
   }
 
+  /** Notes and drift notices are JSON text: DuckDB-WASM has no json extension offline; readers parse them. */
   private async writeStatusTable(s: StoreState) {
     await this.engine.exec(
-      'CREATE OR REPLACE TABLE main.sync_status (dataset VARCHAR, generation INTEGER, etag VARCHAR, "rows" BIGINT, bytes BIGINT, last_sync TIMESTAMP, generated_at VARCHAR, source_url VARCHAR)',
+      'CREATE OR REPLACE TABLE main.sync_status (dataset VARCHAR, generation INTEGER, etag VARCHAR, "rows" BIGINT, bytes BIGINT, last_sync TIMESTAMP, generated_at VARCHAR, source_url VARCHAR, ' +
+        'schema_version INTEGER, local_schema_version INTEGER, schema_changed VARCHAR, schema_notes VARCHAR, drift VARCHAR)',
     );
     for (const svc of SERVICES) {
       const d = s.datasets[svc];
       if (!d) continue;
-      await this.engine.all('INSERT INTO main.sync_status VALUES (?, ?, ?, ?, ?, ?::TIMESTAMP, ?, ?)', [
+      const st = statusOf(d);
+      await this.engine.all('INSERT INTO main.sync_status VALUES (?, ?, ?, ?, ?, ?::TIMESTAMP, ?, ?, ?, ?, ?, ?, ?)', [
         svc, d.generation, d.manifest_etag, d.rows, d.bytes, d.last_sync.replace('Z', ''), d.generated_at, d.source_url,
+        st.schema_version, st.local_schema_version, st.schema_changed, JSON.stringify(st.schema_notes), JSON.stringify(st.drift),
       ]);
     }
   }

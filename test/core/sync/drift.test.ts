@@ -9,6 +9,7 @@ import { startPublisher, type Publisher } from '../../../src/publisher/server.js
 import { openStore } from '../../../src/core/store/node.js';
 import type { Store, DatasetStatus } from '../../../src/core/store/store.js';
 import { nav, type SchemeNav } from '../../../src/core/services/mf/nav.js';
+import { catalog } from '../../../src/core/services/mf/catalog.js';
 import { parseNavParams } from '../../../src/core/contract/mf-params.js';
 import { SCHEMA_VERSION } from '../../../src/core/contract/mf.js';
 import type { DriftNotice } from '../../../src/core/sync/drift.js';
@@ -143,6 +144,12 @@ describe('schema drift end to end (tiny MF, publisher on 127.0.0.1, cli sync in 
         { table: 'nav', change: 'added', column: 'option', from: 'VARCHAR', status: 'accepted', announced: true, schema_version: 4 },
       ]);
       expect(s.mf.local_schema_version).toBe(4);
+      // The local /mf/v1/ catalog reports the schema actually loaded.
+      const c = (await catalog(s.store.engine)).schema;
+      expect(c.full_history.columns).toEqual(['scheme_code', 'date', 'nav', 'scheme_name', 'isin', 'plan', 'option']);
+      expect(c).toMatchObject({ schema_version: 4, publisher_schema_version: 4, schema_changed: s.mf.schema_changed });
+      expect(c.schema_notes).toEqual(s.mf.schema_notes);
+      expect(c.drift).toEqual(s.mf.drift);
     } finally {
       await s.store.close();
     }
@@ -177,6 +184,10 @@ describe('schema drift end to end (tiny MF, publisher on 127.0.0.1, cli sync in 
       expect(s.mf.schema_version).toBe(4);
       expect(s.mf.local_schema_version).toBe(SCHEMA_VERSION);
       expect(s.mf.errors).toEqual(['mf_nav_master.parquet: required column "scheme_name" is missing']);
+      const c = (await catalog(s.store.engine)).schema;
+      expect(c).toMatchObject({ schema_version: SCHEMA_VERSION, publisher_schema_version: 4 });
+      expect(c.full_history.columns).toEqual(['scheme_code', 'date', 'nav', 'scheme_name', 'isin']);
+      expect(c.drift.map((n) => `${n.status} ${n.change} ${n.column}`)).toEqual(['refused missing scheme_name']);
     } finally {
       await s.store.close();
     }
