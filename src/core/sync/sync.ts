@@ -231,6 +231,9 @@ async function build(
   } finally {
     await host.release(engine);
   }
+  // Everything is in the file since the CHECKPOINT, but DuckDB-WASM leaves the log's old bytes behind,
+  // and a later open replays them ("Table ... already exists" in native DuckDB): the log goes.
+  await storage.remove(`${name}.wal`);
   return {
     sources: used,
     tables: Object.fromEntries(Object.entries(tables).map(([t, l]) => [t, { rows: l.rows, file: l.file, columns: l.columns }])),
