@@ -10,11 +10,12 @@ import { listen } from '../server/listen.js';
 /**
  * `npm start`: demo data (generated once into ./sample-data), the stand-in publisher on loopback as
  * the app's embedded default source, the built app, and the local REST + MCP server over a store in
- * ./.data synced from that publisher; prints the URLs and runs until Ctrl-C.
+ * ./.data/store synced from that publisher; prints the URLs and runs until Ctrl-C.
  */
 const root = process.cwd();
 const dataDir = path.join(root, 'sample-data');
-const storeDir = path.join(root, '.data');
+// Its own folder: .data also holds the benchmarks' data (.data/bench-<scale>).
+const storeDir = path.join(root, '.data', 'store');
 const appPort = Number(process.env.ALMANAC_APP_PORT ?? 5173);
 const serverPort = Number(process.env.ALMANAC_SERVER_PORT ?? 8765);
 const SERVICES = ['indicators', 'mf', 'flags'];
