@@ -232,8 +232,10 @@ async function build(
     await host.release(engine);
   }
   // Everything is in the file since the CHECKPOINT, but DuckDB-WASM leaves the log's old bytes behind,
-  // and a later open replays them ("Table ... already exists" in native DuckDB): the log goes.
-  await storage.remove(`${name}.wal`);
+  // and native DuckDB replays them ("Table ... already exists"): the log goes. Best effort: a browser
+  // releases the ended build worker's OPFS handles only a little later ("modifications are not
+  // allowed"), and DuckDB-WASM itself opens the file with the stale log beside it.
+  await storage.remove(`${name}.wal`).catch(() => undefined);
   return {
     sources: used,
     tables: Object.fromEntries(Object.entries(tables).map(([t, l]) => [t, { rows: l.rows, file: l.file, columns: l.columns }])),
