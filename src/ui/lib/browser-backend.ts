@@ -22,6 +22,7 @@ export class BrowserBackend implements Backend {
   private readonly listeners = new Set<(e: BackendEvent) => void>();
   private readonly pending = new Map<number, (o: SyncOutcome | { outcome: 'deleted' }) => void>();
   private nextId = 0;
+  private persistAsked: Promise<boolean> | undefined;
   /** Re-attaches one at a time: a switch here and one announced by another tab may overlap. */
   private refreshing: Promise<void> = Promise.resolve();
   /** Test seam (sync-protocol.ts): told when a sync stopped at its pause point. */
@@ -52,6 +53,9 @@ export class BrowserBackend implements Backend {
   }
 
   sync(req: SyncRequest, pauseAt?: PauseAt): Promise<SyncOutcome> {
+    // Ask once the user stores data: the browser may then keep it under storage pressure (the
+    // Data view's storage card shows the answer and can ask again).
+    this.persistAsked ??= navigator.storage?.persist?.().catch(() => false);
     // Plain copies: postMessage cannot clone the views' reactive proxies.
     const plain: SyncRequest = { only: [...req.only], sources: { ...req.sources } };
     return this.call({ op: 'sync', id: ++this.nextId, req: plain, pauseAt }) as Promise<SyncOutcome>;

@@ -9,7 +9,7 @@ export interface FileProgress {
   total: number;
   rate: number;
   eta: number | null;
-  status: 'waiting' | 'downloading' | 'done' | 'not_modified' | 'failed' | 'ingesting';
+  status: 'waiting' | 'downloading' | 'done' | 'not_modified' | 'failed' | 'ingesting' | 'cancelled';
   /** Seconds left of a 429 / Retry-After wait, counted down by the panel. */
   waitUntil: number | null;
   waitReason: string | null;
@@ -38,6 +38,14 @@ export interface SyncRun {
 }
 
 export const run = $state<SyncRun>({ running: false, cancelling: false, files: {}, waits: {}, serviceErrors: {}, switched: {}, log: [] });
+
+/** The sync was cancelled: what was still under way stopped (its partial download is kept). */
+export function markCancelled(): void {
+  for (const f of Object.values(run.files)) {
+    if (f.status === 'waiting' || f.status === 'downloading' || f.status === 'ingesting') Object.assign(f, { status: 'cancelled', waitUntil: null });
+  }
+  run.waits = {};
+}
 
 export function resetRun(): void {
   run.cancelling = false;
