@@ -6,7 +6,8 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { sync } from '../src/core/sync/sync.js';
 import { nodeHost } from '../src/core/store/node.js';
-import type { Service } from '../src/core/sync/datasets.js';
+import { SERVICE_DEFS, contractOf, type Service } from '../src/core/sync/datasets.js';
+import { projection } from '../src/core/sync/ingest.js';
 
 const [job, a, b, c] = process.argv.slice(2);
 const t0 = performance.now();
@@ -17,9 +18,18 @@ if (job === 'sync') {
   if (summary.errors.length) throw new Error(summary.errors.join('; '));
   extra = { requests: summary.requests, body_bytes: summary.body_bytes, statuses: summary.files.map((f) => f.status) };
 } else if (job === 'native-load') {
-  const db = await DuckDBInstance.create(b);
+  // The same statement shape the ingest runs: the file's columns mapped onto the contract by name and
+  // cast (date text → DATE, nav → DECIMAL). `c` caps native DuckDB's threads (DuckDB-WASM has one).
+  const db = await DuckDBInstance.create(b, c ? { threads: c } : undefined);
   const conn = await db.connect();
-  await conn.run(`CREATE TABLE nav AS SELECT * FROM read_parquet('${a.replaceAll("'", "''")}')`);
+  const file = `read_parquet('${a.replaceAll("'", "''")}')`;
+  const have = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${file}`)).getRowObjects();
+  const select = projection(
+    have.map((r) => ({ name: String(r.column_name), type: String(r.column_type) })),
+    { contract: contractOf(SERVICE_DEFS.mf, 'nav'), renames: {} },
+    'mf_nav_master.parquet',
+  );
+  await conn.run(`CREATE TABLE nav AS SELECT ${select} FROM ${file}`);
   await conn.run('CHECKPOINT');
   conn.closeSync();
   db.closeSync();

@@ -4,17 +4,19 @@ import path from 'node:path';
 import { PROXY, serveApp } from './app-server.js';
 import { startPublisher } from '../publisher/server.js';
 import { sync } from '../core/sync/sync.js';
+import { fileLock } from '../core/sync/node-lock.js';
 import { nodeHost, openStore } from '../core/store/node.js';
 import { listen } from '../server/listen.js';
 
 /**
  * `npm start`: demo data (generated once into ./sample-data), the stand-in publisher on loopback as
  * the app's embedded default source, the built app, and the local REST + MCP server over a store in
- * ./.data synced from that publisher; prints the URLs and runs until Ctrl-C.
+ * ./.data/store synced from that publisher; prints the URLs and runs until Ctrl-C.
  */
 const root = process.cwd();
 const dataDir = path.join(root, 'sample-data');
-const storeDir = path.join(root, '.data');
+// Its own folder: .data also holds the benchmarks' data (.data/bench-<scale>).
+const storeDir = path.join(root, '.data', 'store');
 const appPort = Number(process.env.ALMANAC_APP_PORT ?? 5173);
 const serverPort = Number(process.env.ALMANAC_SERVER_PORT ?? 8765);
 const SERVICES = ['indicators', 'mf', 'flags'];
@@ -36,7 +38,7 @@ async function main(): Promise<void> {
 
   console.log(`Syncing the local API's store (${storeDir}) from the embedded publisher…`);
   const host = nodeHost(storeDir);
-  const summary = await sync({ storage: host.storage, host, source: publisherUrl });
+  const summary = await sync({ storage: host.storage, host, source: publisherUrl, lock: fileLock(host.storage.dir) });
   for (const e of summary.errors) console.warn(`  sync: ${e}`);
   const store = await openStore(storeDir);
   const appOrigin = `http://127.0.0.1:${appPort}`;

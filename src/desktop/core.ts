@@ -2,6 +2,7 @@ import path from 'node:path';
 import { listen, type RunningServer } from '../server/listen.js';
 import { nodeHost, openStore } from '../core/store/node.js';
 import { sync } from '../core/sync/sync.js';
+import { fileLock } from '../core/sync/node-lock.js';
 import { isService, type Service } from '../core/sync/datasets.js';
 import type { SyncEvent } from '../core/sync/progress.js';
 import type { Store } from '../core/store/store.js';
@@ -76,7 +77,7 @@ export async function startDesktopCore(opts: DesktopOptions): Promise<DesktopCor
       server = null;
       await store.close();
       try {
-        return await sync({ storage: host.storage, host, source: settings.source, only, onEvent: onProgress });
+        return await sync({ storage: host.storage, host, source: settings.source, only, lock: fileLock(host.storage.dir), onEvent: onProgress });
       } finally {
         store = await openStore(dataDir);
         await applyServer();

@@ -52,6 +52,13 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
     await page.getByText('DuckDB ready').waitFor({ timeout: 60_000 });
     await page.getByTestId('state-mf').filter({ hasText: 'not synced' }).waitFor();
     await screenshot(page, 'data-first-run');
+    // Before any sync, a view says what to do next rather than showing DuckDB's catalog error.
+    await page.goto(`${app.url}#/indicators`);
+    const empty = page.getByRole('alert').filter({ hasText: 'Nothing to show yet' });
+    await empty.waitFor({ timeout: 30_000 });
+    expect(await empty.textContent()).toContain('Open Data and press Sync');
+    expect(await empty.textContent()).not.toContain('Catalog Error');
+    await page.goto(`${app.url}#/data`);
     await page.getByRole('button', { name: 'Sync', exact: true }).click();
     await page.getByRole('progressbar').first().waitFor({ timeout: 30_000 });
     await screenshot(page, 'data-syncing');

@@ -9,6 +9,7 @@
 import { sync } from '../../src/core/sync/sync.js';
 import { nodeHost } from '../../src/core/store/node.js';
 import type { Service } from '../../src/core/sync/datasets.js';
+import { fileLock } from '../../src/core/sync/node-lock.js';
 import { checksums, leftovers } from './store-check.js';
 
 const [mode, store, source, svc, step, nth, file] = process.argv.slice(2);
@@ -18,7 +19,7 @@ let seen = 0;
 
 if (mode === 'kill') {
   const s = await sync({
-    storage: host.storage, host, source, only: [service], retry: { baseMs: 20 },
+    storage: host.storage, host, source, only: [service], retry: { baseMs: 20 }, lock: fileLock(store),
     hook: (at, detail) => {
       if (at !== step || (file && detail.file !== file)) return;
       if (++seen === Number(nth)) process.kill(process.pid, 'SIGKILL');
@@ -27,7 +28,7 @@ if (mode === 'kill') {
   process.stdout.write(`${JSON.stringify({ errors: [...s.errors, ...s.files.flatMap((f) => (f.error ? [`${f.name}: ${f.error}`] : []))] })}\n`);
 } else {
   const mid = await checksums(store, service);
-  const s = await sync({ storage: host.storage, host, source, only: [service], retry: { baseMs: 20 } });
+  const s = await sync({ storage: host.storage, host, source, only: [service], retry: { baseMs: 20 }, lock: fileLock(store) });
   const errors = [...s.errors, ...s.files.flatMap((f) => (f.error ? [`${f.name}: ${f.error}`] : []))];
   process.stdout.write(`${JSON.stringify({ mid, errors, after: await checksums(store, service), leftovers: await leftovers(store, service) })}\n`);
 }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, tempDir } from '../core/sync/fixture.js';
 import { startPublisher, type Publisher } from '../../src/publisher/server.js';
-import { setChoice } from '../../src/core/sync/state.js';
+import { fileState, setChoice } from '../../src/core/sync/state.js';
 import { nodeHost } from '../../src/core/store/node.js';
 import { planFiles, SERVICE_DEFS, type FormatChoice } from '../../src/core/sync/datasets.js';
 import { parseManifest } from '../../src/core/sync/manifest.js';
@@ -115,7 +115,7 @@ describe('kill campaign: SIGKILL at each point × each ingest path', { timeout: 
     await Promise.all(
       PATHS.map(async ({ label, choice }) => {
         const dir = path.join(root, `template-${label}`);
-        await setChoice(nodeHost(dir).storage, SERVICE, choice);
+        await setChoice(fileState(nodeHost(dir).storage), SERVICE, choice);
         const first = await child(['kill', dir, pub.url, SERVICE, 'none', '0']).done;
         expect(first.code).toBe(0);
         expect(JSON.parse(first.out).errors).toEqual([]);

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parquetOf } from '../core/sync/crafted.js';
 import { tempDir } from '../core/sync/fixture.js';
 import { sync } from '../../src/core/sync/sync.js';
-import { readState, setChoice } from '../../src/core/sync/state.js';
+import { fileState, readState, setChoice } from '../../src/core/sync/state.js';
 import { nodeHost } from '../../src/core/store/node.js';
 import type { Service } from '../../src/core/sync/datasets.js';
 import { checksums } from './store-check.js';
@@ -169,7 +169,7 @@ describe('malicious publisher campaign', { timeout: 900_000 }, () => {
     try {
       const service = sc.service ?? 'flags';
       const host = nodeHost(store);
-      await setChoice(host.storage, 'flags', (sc.choice ?? 'auto') as never);
+      await setChoice(fileState(host.storage), 'flags', (sc.choice ?? 'auto') as never);
       srv.publish(service, sc.files(), sc.raw);
       const s = await sync({ storage: host.storage, host, source: srv.url, only: [service], retry: { baseMs: 5, attempts: 3 }, maxUnpackedBytes: CAP });
       tally['peak store bytes'] = Math.max(tally['peak store bytes'], dirBytes(store));

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ORDER = ['kill', 'network', 'malicious', 'fuzz', 'origin'];
+const ORDER = ['kill', 'kill-chromium', 'network', 'malicious', 'fuzz', 'origin'];
 
 interface Stored {
   campaign: string;

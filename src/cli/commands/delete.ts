@@ -1,7 +1,9 @@
 import { str, UsageError, type Args } from '../args.js';
 import { FsStorage } from '../../core/storage/fs.js';
 import { isService, SERVICES } from '../../core/sync/datasets.js';
-import { deleteDataset, readState } from '../../core/sync/state.js';
+import { deleteDataset, fileState } from '../../core/sync/state.js';
+import { withLock } from '../../core/sync/lock.js';
+import { fileLock } from '../../core/sync/node-lock.js';
 import { print } from '../print.js';
 import type { Command } from './index.js';
 
@@ -13,11 +15,12 @@ const command: Command = {
     const name = args.positional[0];
     if (!name || !isService(name)) throw new UsageError(`name one dataset: ${SERVICES.join(', ')}`);
     const storage = new FsStorage(str(args, 'data'));
-    if (!(await readState(storage)).datasets[name]) {
+    const state = fileState(storage);
+    if (!(await state.read()).datasets[name]) {
       await print(`${name}: nothing stored\n`);
       return;
     }
-    await deleteDataset(storage, name);
+    await withLock(fileLock(storage.dir), () => deleteDataset(storage, state, name));
     await print(`${name}: deleted\n`);
   },
 };

@@ -4,6 +4,7 @@ import { readState } from '../../core/sync/state.js';
 import { sync } from '../../core/sync/sync.js';
 import type { SyncEvent } from '../../core/sync/progress.js';
 import { nodeHost } from '../../core/store/node.js';
+import { fileLock } from '../../core/sync/node-lock.js';
 import { print } from '../print.js';
 import type { Command } from './index.js';
 
@@ -21,7 +22,7 @@ const command: Command = {
     if (!/^https?:\/\//.test(source)) throw new UsageError(`--source must be an http(s) URL, got ${source}`);
     const json = bool(args, 'json');
     const bar = !json && process.stderr.isTTY ? progressBar() : undefined;
-    const summary = await sync({ storage: host.storage, host, source, only, onEvent: bar ?? (json ? undefined : logLine) });
+    const summary = await sync({ storage: host.storage, host, source, only, lock: fileLock(host.storage.dir), onEvent: bar ?? (json ? undefined : logLine) });
     bar?.({ type: 'switched', service: 'mf', generation: -1 });
     if (json) {
       await print(

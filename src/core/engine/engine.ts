@@ -24,6 +24,8 @@ export interface Engine {
    * of compare). Optional: a host without it cannot run the services that need one.
    */
   registerDoubleFunction?(name: string, fn: (x: number) => number): Promise<void>;
+  /** Interrupts the running query, where the host can (the browser's worker); true if one was stopped. */
+  cancel?(): Promise<boolean>;
   close(): Promise<void>;
 }
 

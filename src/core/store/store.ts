@@ -2,7 +2,7 @@ import type { Engine } from '../engine/engine.js';
 import { SERVICES, type Service } from '../sync/datasets.js';
 import { sqlString, type DatabaseHost } from '../sync/host.js';
 import { UserData } from './user.js';
-import { readState, type DatasetState, type StoreState } from '../sync/state.js';
+import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/state.js';
 import type { DriftNotice } from '../sync/drift.js';
 import type { Storage } from '../storage/storage.js';
 
@@ -70,10 +70,12 @@ export class Store {
     readonly engine: Engine,
     readonly storage: Storage,
     private readonly host: AttachHost,
+    /** Where the sync metadata lives (Node: `state.json` in the store; browser: IndexedDB). */
+    readonly stateStore: StateStore = fileState(storage),
   ) {}
 
   async state(): Promise<StoreState> {
-    return readState(this.storage);
+    return this.stateStore.read();
   }
 
   /** Sync metadata per dataset present. */

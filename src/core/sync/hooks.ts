@@ -21,11 +21,22 @@ export class Crash extends Error {
   }
 }
 
+/**
+ * The sync's AbortSignal fired. It stops the sync like a crash and at the same points, which the crash
+ * tests prove leave the previous generation answering and partial downloads resumable.
+ */
+export class Cancelled extends Crash {
+  constructor() {
+    super(null);
+    this.message = 'sync cancelled';
+  }
+}
+
 export async function runHook(hook: SyncHook | undefined, step: SyncStep, detail: { service: string; file?: string }) {
   if (!hook) return;
   try {
     await hook(step, detail);
   } catch (e) {
-    throw new Crash(e);
+    throw e instanceof Crash ? e : new Crash(e);
   }
 }

@@ -1,6 +1,7 @@
 import type { Service } from './datasets.js';
 import type { RateLimiter, Sleep } from './limits.js';
 import type { SyncListener } from './progress.js';
+import { Cancelled } from './hooks.js';
 
 export interface RetryPolicy {
   /** Attempts after a 5xx or a network error before the file fails. */
@@ -24,6 +25,8 @@ export interface Exchange {
   onEvent?: SyncListener;
   counter: { requests: number };
   failures: number;
+  /** Aborts the request in flight and every wait; the sync stops with `Cancelled`. */
+  signal?: AbortSignal;
 }
 
 /** Thrown for what retrying cannot fix (wrong size, 4xx, too many failures). */
@@ -35,6 +38,8 @@ export function newExchange(base: Omit<Exchange, 'failures'>): Exchange {
 
 /** Waits out a failure with exponential backoff, or gives up with `why`. */
 export async function backoff(x: Exchange, why: string): Promise<void> {
+  // An aborted fetch or body read looks like a network error: it must stop, not retry or fail a file.
+  if (x.signal?.aborted) throw new Cancelled();
   if (++x.failures > x.retry.attempts) throw new Refused(`${why} (gave up after ${x.retry.attempts} retries)`);
   await wait(x, x.retry.baseMs * 2 ** (x.failures - 1), 'backoff');
 }
@@ -54,7 +59,7 @@ export async function send(x: Exchange, url: string, headers: Record<string, str
     x.counter.requests++;
     let res: Response;
     try {
-      res = await x.fetch(url, { headers });
+      res = await x.fetch(url, { headers, signal: x.signal });
     } catch (e) {
       await backoff(x, `network error: ${(e as Error).message}`);
       continue;

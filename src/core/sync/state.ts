@@ -59,19 +59,46 @@ export interface StoreState {
   choices: Partial<Record<Service, FormatChoice>>;
 }
 
-/** The one small file whose atomic replacement IS the generation switch. */
+/**
+ * Where the sync metadata lives. Replacing it in one atomic step IS the generation switch: readers
+ * see whatever it names, never a half-built generation. Node keeps `state.json` (write temp + rename,
+ * fileState); the browser keeps it in IndexedDB (idbState, one put in one transaction).
+ */
+export interface StateStore {
+  read(): Promise<StoreState>;
+  /** Applies `change` to the current state and stores the result in one atomic step. */
+  update(change: (s: StoreState) => StoreState): Promise<StoreState>;
+}
+
+/** The state file of a store directory (Node) or a memory store (tests). */
 export const STATE_FILE = 'state.json';
 
-export async function readState(storage: Storage): Promise<StoreState> {
-  const text = await storage.readText(STATE_FILE);
-  if (!text) return { version: 1, datasets: {}, choices: {} };
-  const s = JSON.parse(text) as StoreState;
-  if (s.version !== 1) throw new Error(`${STATE_FILE}: unknown version ${String(s.version)}`);
+/** Checks what was stored; an absent state is an empty store. */
+export function normalizeState(s: StoreState | null | undefined): StoreState {
+  if (!s) return { version: 1, datasets: {}, choices: {} };
+  if (s.version !== 1) throw new Error(`sync state: unknown version ${String(s.version)}`);
   return { version: 1, datasets: s.datasets ?? {}, choices: s.choices ?? {} };
 }
 
-export async function writeState(storage: Storage, state: StoreState): Promise<void> {
-  await storage.writeTextAtomic(STATE_FILE, JSON.stringify(state, null, 1));
+/** The state as `state.json` in `storage`, replaced by write-temp-then-rename. */
+export function fileState(storage: Storage): StateStore {
+  const read = async () => {
+    const text = await storage.readText(STATE_FILE);
+    return normalizeState(text ? (JSON.parse(text) as StoreState) : null);
+  };
+  return {
+    read,
+    async update(change) {
+      const next = change(await read());
+      await storage.writeTextAtomic(STATE_FILE, JSON.stringify(next, null, 1));
+      return next;
+    },
+  };
+}
+
+/** The state of a store directory (CLI, tests): `fileState(storage).read()`. */
+export function readState(storage: Storage): Promise<StoreState> {
+  return fileState(storage).read();
 }
 
 /** Store files of one dataset: databases, kept sources, partial downloads, scratch. */
@@ -85,15 +112,19 @@ export const files = {
 };
 
 /** Keeps the user's format choice for a dataset; the next sync plans its files with it. */
-export async function setChoice(storage: Storage, service: Service, choice: FormatChoice): Promise<void> {
-  const s = await readState(storage);
-  await writeState(storage, { ...s, choices: { ...s.choices, [service]: choice } });
+export async function setChoice(state: StateStore, service: Service, choice: FormatChoice): Promise<void> {
+  await state.update((s) => ({ ...s, choices: { ...s.choices, [service]: choice } }));
 }
 
-/** Forgets a dataset: the state first (readers stop seeing it), then its files. */
-export async function deleteDataset(storage: Storage, service: Service): Promise<void> {
-  const s = await readState(storage);
-  const { [service]: _gone, ...datasets } = s.datasets;
-  await writeState(storage, { ...s, datasets });
+/**
+ * Forgets a dataset: the state first (readers stop seeing it), then `detach` (a live store lets go
+ * of the files), then its files. Run it under the store's sync lock.
+ */
+export async function deleteDataset(storage: Storage, state: StateStore, service: Service, detach?: () => Promise<void>): Promise<void> {
+  await state.update((s) => {
+    const { [service]: _gone, ...datasets } = s.datasets;
+    return { ...s, datasets };
+  });
+  await detach?.();
   for (const name of await storage.list()) if (files.belongsTo(service, name)) await storage.remove(name);
 }

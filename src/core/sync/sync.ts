@@ -3,13 +3,15 @@ import { SERVICE_DEFS, SERVICES, planFiles, type FormatChoice, type PlannedFile,
 import { download } from './download.js';
 import { DEFAULT_RETRY, newExchange, type RetryPolicy } from './request.js';
 import { downloadPath, manifestPath } from '../contract/files.js';
-import { Crash, runHook, type SyncHook } from './hooks.js';
+import { Cancelled, Crash, runHook, type SyncHook } from './hooks.js';
+import { abortable, stopOn } from './cancel.js';
+import { withLock, type SyncLock } from './lock.js';
 import type { DatabaseHost } from './host.js';
 import { extractDuckdb, ingestSource, isWholeDatabase, type Extracted, type TableLoad } from './ingest.js';
 import { RateLimiter, sleep as realSleep, type Sleep } from './limits.js';
 import { fetchManifest } from './fetch-manifest.js';
 import type { FileResult, SyncListener, SyncSummary } from './progress.js';
-import { files, readState, writeState, type DatasetState, type SourceState } from './state.js';
+import { fileState, files, type DatasetState, type SourceState, type StateStore } from './state.js';
 import { driftNotices, localSchemaVersion } from './drift.js';
 
 export interface SyncOptions {
@@ -31,6 +33,20 @@ export interface SyncOptions {
   maxUnpackedBytes?: number;
   /** Called after each switch, before the old generation is removed (a live store re-attaches here). */
   onSwitch?: (service: Service, state: DatasetState) => Promise<void>;
+  /** Where the sync metadata lives (default: `state.json` in `storage`). */
+  state?: StateStore;
+  /** Held for the whole sync: a second sync of the same store is refused with `LockBusy`. */
+  lock?: SyncLock;
+  /**
+   * Cancels the sync at its next safe point (a named step, a chunk, a wait): it rejects with
+   * `Cancelled`, the previous generation keeps answering and partial downloads resume next time.
+   */
+  signal?: AbortSignal;
+}
+
+/** What sync's steps use: the options with the state store resolved and cancellation wired in. */
+interface Run extends SyncOptions {
+  state: StateStore;
 }
 
 /** Limiters outlive one sync call in a long-running process, so back-to-back syncs share the budget. */
@@ -47,14 +63,24 @@ function limiterFor(base: string, service: Service, rules: readonly RateRule[]):
  * One sync of every chosen dataset: manifest, changed files, a new database generation, the switch.
  * A failed file fails alone; a failed service leaves its previous generation answering.
  */
-export async function sync(opts: SyncOptions): Promise<SyncSummary> {
+export async function sync(options: SyncOptions): Promise<SyncSummary> {
+  const opts: Run = {
+    ...options,
+    state: options.state ?? fileState(options.storage),
+    hook: stopOn(options.signal, options.hook),
+    sleep: abortable(options.sleep ?? realSleep, options.signal),
+  };
+  return withLock(opts.lock, () => syncAll(opts));
+}
+
+async function syncAll(opts: Run): Promise<SyncSummary> {
   const summary: SyncSummary = { files: [], body_bytes: 0, requests: 0, generations: {}, errors: [] };
   const counter = { requests: 0 };
   for (const service of opts.only ?? SERVICES) {
     try {
       await syncService(opts, service, summary, counter);
     } catch (e) {
-      if (e instanceof Crash) throw e;
+      rethrowStop(e, opts);
       const error = `${service}: ${(e as Error).message}`;
       summary.errors.push(error);
       opts.onEvent?.({ type: 'service-failed', service, error });
@@ -65,21 +91,21 @@ export async function sync(opts: SyncOptions): Promise<SyncSummary> {
   return summary;
 }
 
-async function syncService(opts: SyncOptions, service: Service, summary: SyncSummary, counter: { requests: number }) {
+async function syncService(opts: Run, service: Service, summary: SyncSummary, counter: { requests: number }) {
   const { storage, hook } = opts;
   const def = SERVICE_DEFS[service];
   const base = (opts.sources?.[service] ?? opts.source).replace(/\/+$/, '');
   const limiter = limiterFor(base, service, opts.rules?.[service] ?? def.rules);
   const retry = { ...DEFAULT_RETRY, ...opts.retry };
-  const sleep = opts.sleep ?? realSleep;
+  const sleep = opts.sleep!;
   const fetchFn = opts.fetch ?? fetch;
-  const state = await readState(storage);
+  const state = await opts.state.read();
   const prev = state.datasets[service];
   const choice: FormatChoice = state.choices[service] ?? 'auto';
   const now = new Date().toISOString();
 
   await removeLeftovers(storage, service, prev);
-  const exchange = (file: string | null) => newExchange({ service, file, limiter, fetch: fetchFn, sleep, retry, counter, onEvent: opts.onEvent });
+  const exchange = (file: string | null) => newExchange({ service, file, limiter, fetch: fetchFn, sleep, retry, counter, onEvent: opts.onEvent, signal: opts.signal });
   const manifest = await fetchManifest(
     exchange(null),
     `${base}${manifestPath(service)}`,
@@ -88,7 +114,7 @@ async function syncService(opts: SyncOptions, service: Service, summary: SyncSum
   await runHook(hook, 'manifest', { service });
   if (manifest.status === 'not_modified' && prev) {
     for (const f of Object.keys(prev.sources)) record(opts, summary, { service, name: f, status: 'not_modified', body_bytes: 0 });
-    await writeState(storage, { ...state, datasets: { ...state.datasets, [service]: { ...prev, last_sync: now } } });
+    await opts.state.update((s) => ({ ...s, datasets: { ...s.datasets, [service]: { ...prev, last_sync: now } } }));
     summary.generations[service] = prev.generation;
     return;
   }
@@ -123,7 +149,7 @@ async function syncService(opts: SyncOptions, service: Service, summary: SyncSum
       changed = true;
       record(opts, summary, { service, name: file.name, status: got.status, body_bytes: got.body_bytes });
     } catch (e) {
-      if (e instanceof Crash) throw e;
+      rethrowStop(e, opts);
       failed.push(`${file.name}: ${(e as Error).message}`);
       record(opts, summary, { service, name: file.name, status: 'failed', body_bytes: 0, error: (e as Error).message });
     }
@@ -136,7 +162,7 @@ async function syncService(opts: SyncOptions, service: Service, summary: SyncSum
   if (prev && Object.keys(prev.sources).sort().join() !== Object.keys(sources).sort().join()) changed = true;
   if (!changed) {
     const next = { ...prev!, manifest_etag: failed.length ? null : manifest.etag, last_sync: now, errors: failed };
-    await writeState(storage, { ...state, datasets: { ...state.datasets, [service]: next } });
+    await opts.state.update((s) => ({ ...s, datasets: { ...s.datasets, [service]: next } }));
     summary.generations[service] = prev!.generation;
     return;
   }
@@ -156,8 +182,7 @@ async function syncService(opts: SyncOptions, service: Service, summary: SyncSum
     last_sync: now, errors: failed,
   };
   await runHook(hook, 'switch:before', { service });
-  const latest = await readState(storage);
-  await writeState(storage, { ...latest, datasets: { ...latest.datasets, [service]: next } });
+  await opts.state.update((s) => ({ ...s, datasets: { ...s.datasets, [service]: next } }));
   await runHook(hook, 'switch:after', { service });
   opts.onEvent?.({ type: 'switched', service, generation });
   summary.generations[service] = generation;
@@ -168,7 +193,7 @@ async function syncService(opts: SyncOptions, service: Service, summary: SyncSum
 
 /** Builds generation `generation` from `sources`; a source that fails to load falls back or is dropped. */
 async function build(
-  opts: SyncOptions,
+  opts: Run,
   service: Service,
   generation: number,
   sources: Record<string, SourceState>,
@@ -178,14 +203,14 @@ async function build(
   const { storage, host, hook } = opts;
   const def = SERVICE_DEFS[service];
   const name = files.database(service, generation);
-  const prev = (await readState(storage)).datasets[service];
+  const prev = (await opts.state.read()).datasets[service];
   const base = { host, storage, def, scratchPrefix: files.scratch(service), maxUnpackedBytes: opts.maxUnpackedBytes };
   const ordered = Object.values(sources).sort((a, b) => a.file.localeCompare(b.file));
   const fallbackOf = (src: SourceState) =>
     Object.values(prev?.sources ?? {}).find((o) => o.store !== src.store && overlaps(o.tables, src.tables)) ?? null;
   const refused = new Set<SourceState>();
   const fail = (src: SourceState, e: unknown) => {
-    if (e instanceof Crash) throw e;
+    rethrowStop(e, opts);
     if (refused.has(src)) return;
     refused.add(src);
     const msg = (e as Error).message;
@@ -236,6 +261,11 @@ async function build(
   } finally {
     await host.release(engine);
   }
+  // Everything is in the file since the CHECKPOINT, but DuckDB-WASM leaves the log's old bytes behind,
+  // and native DuckDB replays them ("Table ... already exists"): the log goes. Best effort: a browser
+  // releases the ended build worker's OPFS handles only a little later ("modifications are not
+  // allowed"), and DuckDB-WASM itself opens the file with the stale log beside it.
+  await storage.remove(`${name}.wal`).catch(() => undefined);
   return {
     sources: used,
     tables: Object.fromEntries(Object.entries(tables).map(([t, l]) => [t, { rows: l.rows, file: l.file, columns: l.columns, changes: l.changes }])),
@@ -252,8 +282,15 @@ async function removeLeftovers(storage: Storage, service: Service, current: Data
   for (const name of await storage.list()) {
     if (!files.belongsTo(service, name) || keep.has(name)) continue;
     if (name.startsWith(`dl~${service}~`)) continue; // partial downloads stay for resuming
-    await storage.remove(name);
+    // A file another reader still holds open (a second browser tab's store) goes at a later sync.
+    await storage.remove(name).catch(() => undefined);
   }
+}
+
+/** A crash or a cancellation stops the whole sync; no per-file or per-service handler keeps going. */
+function rethrowStop(e: unknown, opts: Run): void {
+  if (e instanceof Crash) throw e;
+  if (opts.signal?.aborted) throw new Cancelled();
 }
 
 function sourceOf(file: PlannedFile, store: string, etag: string | null, bytes: number, at: string): SourceState {

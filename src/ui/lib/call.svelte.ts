@@ -36,11 +36,15 @@ export function caller<T>() {
   };
 }
 
-/** Core errors carry the spec's envelope (message, hint); a missing table means "not synced yet". */
+/**
+ * Core errors carry the spec's envelope (message, hint). A missing schema or table means the dataset
+ * is not on this machine yet: the user needs the next step, not DuckDB's catalog message.
+ */
 export function errorText(e: unknown): string {
   const err = e as { message?: string; body?: { message?: string; hint?: string }; spec?: { hint?: string }; hint?: string };
   const msg = err?.body?.message ?? err?.message ?? String(e);
-  if (/does not exist|not found.*Catalog|Catalog Error/i.test(msg)) return `${msg} — this dataset is not synced yet: open Data and press Sync.`;
+  const missing = /Catalog Error: (?:Table|Schema) with name "?(\w+)"? does not exist/.exec(msg);
+  if (missing) return `Nothing to show yet: this view reads data that is not on this machine (${missing[1]}). Open Data and press Sync.`;
   const hint = err?.body?.hint ?? err?.spec?.hint ?? err?.hint;
   return hint ? `${msg} ${hint}` : msg;
 }

@@ -1,16 +1,18 @@
-import type { BrowserEngine } from '../../core/engine/browser.js';
-import { getStore } from './store.svelte.js';
+import type { Engine } from '../../core/engine/engine.js';
+import { backend } from './backend.js';
 
-export const engineState = $state<{ status: 'starting' | 'ready' | 'error'; error?: string }>({ status: 'starting' });
+/** `note`: why it is still starting (another tab holds the store). */
+export const engineState = $state<{ status: 'starting' | 'ready' | 'error'; error?: string; note?: string }>({ status: 'starting' });
 
-let ready: Promise<BrowserEngine> | undefined;
+let ready: Promise<Engine> | undefined;
 
-/** The app's one DuckDB worker: the store's engine, with every synced dataset attached. */
-export function getEngine(): Promise<BrowserEngine> {
-  ready ??= getStore().then(
-    (s) => {
+/** The app's query engine: the backend's store, with every synced dataset attached. */
+export function getEngine(): Promise<Engine> {
+  ready ??= backend().engine().then(
+    (engine) => {
       engineState.status = 'ready';
-      return s.store.engine as BrowserEngine;
+      engineState.note = undefined;
+      return engine;
     },
     (err: unknown) => {
       engineState.status = 'error';

@@ -9,26 +9,48 @@ export interface FileProgress {
   total: number;
   rate: number;
   eta: number | null;
-  status: 'waiting' | 'downloading' | 'done' | 'not_modified' | 'failed' | 'ingesting';
+  status: 'waiting' | 'downloading' | 'done' | 'not_modified' | 'failed' | 'ingesting' | 'cancelled';
   /** Seconds left of a 429 / Retry-After wait, counted down by the panel. */
   waitUntil: number | null;
   waitReason: string | null;
   error: string | null;
   rows: number | null;
+  /** Body bytes this sync fetched; less than `total` when a partial download was resumed. */
+  fetched: number | null;
+  resumed: boolean;
+}
+
+/** A wait before a dataset's manifest (rate limit, 429, backoff), counted down by the panel. */
+export interface ServiceWait {
+  until: number;
+  reason: string;
 }
 
 export interface SyncRun {
   running: boolean;
+  /** Cancel was pressed; the sync stops at its next safe point. */
+  cancelling: boolean;
   files: Record<string, FileProgress>;
+  waits: Partial<Record<Service, ServiceWait>>;
   serviceErrors: Partial<Record<Service, string>>;
   switched: Partial<Record<Service, number>>;
   log: string[];
 }
 
-export const run = $state<SyncRun>({ running: false, files: {}, serviceErrors: {}, switched: {}, log: [] });
+export const run = $state<SyncRun>({ running: false, cancelling: false, files: {}, waits: {}, serviceErrors: {}, switched: {}, log: [] });
+
+/** The sync was cancelled: what was still under way stopped (its partial download is kept). */
+export function markCancelled(): void {
+  for (const f of Object.values(run.files)) {
+    if (f.status === 'waiting' || f.status === 'downloading' || f.status === 'ingesting') Object.assign(f, { status: 'cancelled', waitUntil: null });
+  }
+  run.waits = {};
+}
 
 export function resetRun(): void {
+  run.cancelling = false;
   run.files = {};
+  run.waits = {};
   run.serviceErrors = {};
   run.switched = {};
   run.log = [];
@@ -38,13 +60,14 @@ function entry(service: Service, file: string): FileProgress {
   const key = `${service}/${file}`;
   return (run.files[key] ??= {
     service, file, bytes: 0, total: 0, rate: 0, eta: null, status: 'waiting',
-    waitUntil: null, waitReason: null, error: null, rows: null,
+    waitUntil: null, waitReason: null, error: null, rows: null, fetched: null, resumed: false,
   });
 }
 
 export function onSyncEvent(e: SyncEvent): void {
   switch (e.type) {
     case 'manifest':
+      delete run.waits[e.service];
       run.log.push(`${e.service}: manifest ${e.status === 'fetched' ? 'fetched' : 'unchanged (304)'}`);
       break;
     case 'file-start': {
@@ -58,10 +81,13 @@ export function onSyncEvent(e: SyncEvent): void {
       break;
     }
     case 'waiting': {
+      const until = Date.now() + e.seconds * 1000;
       if (e.file) {
         const f = entry(e.service, e.file);
-        f.waitUntil = Date.now() + e.seconds * 1000;
-        f.waitReason = e.reason === 'backoff' ? 'retrying after an error' : 'rate limit (HTTP 429): waiting as the publisher asked';
+        f.waitUntil = until;
+        f.waitReason = waitReason(e.reason);
+      } else {
+        run.waits[e.service] = { until, reason: waitReason(e.reason) };
       }
       run.log.push(`${e.service}: waiting ${e.seconds} s (${e.reason})`);
       break;
@@ -71,7 +97,7 @@ export function onSyncEvent(e: SyncEvent): void {
       f.waitUntil = null;
       if (e.status === 'failed') Object.assign(f, { status: 'failed', error: e.error ?? 'failed' });
       else if (e.status === 'not_modified') Object.assign(f, { status: 'not_modified', bytes: f.total });
-      else Object.assign(f, { status: 'done', bytes: Math.max(f.bytes, f.total) });
+      else Object.assign(f, { status: 'done', bytes: Math.max(f.bytes, f.total), fetched: e.body_bytes, resumed: e.status === 'resumed' });
       break;
     }
     case 'ingest': {
@@ -89,6 +115,12 @@ export function onSyncEvent(e: SyncEvent): void {
       run.log.push(`${e.service} failed: ${e.error}`);
       break;
   }
+}
+
+function waitReason(reason: 'rate-limit' | 'retry-after' | 'backoff'): string {
+  if (reason === 'backoff') return 'retrying after an error';
+  if (reason === 'retry-after') return 'rate limit (HTTP 429): waiting as the publisher asked';
+  return 'keeping to the published rate limit';
 }
 
 /** What the user can do about an error, in words. */

@@ -51,6 +51,15 @@ describe('DuckDB-WASM database files in Node: the hazards the store works around
     await e.close();
   });
 
+  it('direct I/O reaches ATTACHed files too: an existing file attached in an engine created with it shows empty and is wiped', async () => {
+    await create('attached.duckdb', 1000);
+    const e = await NodeEngine.open({ path: p('builder.duckdb'), create: true });
+    await e.exec(`ATTACH '${p('attached.duckdb')}' AS prev`);
+    expect(await e.all("SELECT table_name FROM duckdb_tables() WHERE database_name = 'prev'")).toEqual([]);
+    await e.close();
+    expect(await countVia('attached.duckdb')).toMatch(/Table with name t does not exist/);
+  });
+
   it('writes to an existing file through a plain ATTACH are lost, even after CHECKPOINT (files are write-once)', async () => {
     await create('once.duckdb', 1000);
     const e = await NodeEngine.open();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bench, generate, type Bench } from './fixture.js';
 import { SERVICES } from '../../../src/core/sync/datasets.js';
@@ -58,6 +59,27 @@ describe('sync from the sample publisher (tiny, all three services)', { timeout:
       expect((await store.status()).map((d) => d.dataset)).toEqual(['indicators', 'mf', 'flags']);
     } finally {
       await store.close();
+    }
+  });
+
+  it('each dataset is one self-contained database file that native DuckDB opens with the same rows', async () => {
+    const state = await readState(b.host.storage);
+    const native = await DuckDBInstance.create(':memory:');
+    const conn = await native.connect();
+    try {
+      for (const svc of SERVICES) {
+        const d = state.datasets[svc]!;
+        // No write-ahead log beside it: a stale one made native DuckDB refuse the file.
+        expect(fs.existsSync(path.join(b.storeDir, `${d.database}.wal`))).toBe(false);
+        await conn.run(`ATTACH '${path.join(b.storeDir, d.database)}' AS ${svc} (READ_ONLY)`);
+        for (const [table, t] of Object.entries(d.tables)) {
+          const rows = (await conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${svc}."${table}"`)).getRowObjects();
+          expect({ table: `${svc}.${table}`, rows: rows[0].n }).toEqual({ table: `${svc}.${table}`, rows: t.rows });
+        }
+      }
+    } finally {
+      conn.closeSync();
+      native.closeSync();
     }
   });
 

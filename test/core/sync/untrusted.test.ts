@@ -8,7 +8,7 @@ import { tempDir } from './fixture.js';
 import { checkFileName } from '../../../src/core/sync/names.js';
 import { parseManifest } from '../../../src/core/sync/manifest.js';
 import { sync } from '../../../src/core/sync/sync.js';
-import { setChoice } from '../../../src/core/sync/state.js';
+import { fileState, setChoice } from '../../../src/core/sync/state.js';
 import { nodeHost, openStore } from '../../../src/core/store/node.js';
 
 /** Every path under `root`, so a test can prove nothing was written outside the store. */
@@ -117,7 +117,7 @@ describe('sync against a crafted publisher', { timeout: 600_000 }, () => {
     root = tempDir('zip');
     const storeDir = path.join(root, 'store');
     const csv = 'symbol,isin,company_name,snapshot_date,exchange,framework,stage,stage_label,effective_date\nA,INE000A01010,A Ltd,2026-11-13,NSE,GSM,1,Stage I,2026-10-01\n';
-    await setChoice(nodeHost(storeDir).storage, 'flags', 'csv.zip');
+    await setChoice(fileState(nodeHost(storeDir).storage), 'flags', 'csv.zip');
     srv.publishFlags({ 'surveillance_flags.csv.zip': Buffer.from(zipSync({ '../../evil.csv': strToU8(csv), 'README.md': strToU8('x') })) });
     const slip = await run(storeDir);
     expect(slip.files[0]).toMatchObject({ status: 'failed' });

@@ -1,10 +1,11 @@
-import { storeName, type FileWriter, type Storage } from '../../core/storage/storage.js';
+import { storeName, type FileWriter, type Storage } from './storage.js';
 
 /**
  * The store as the origin's private file system (OPFS), flat in its root: DuckDB opens database
- * files there by `opfs://name`. Writable streams write to a swap file and replace the target on
- * close, which is what makes writeTextAtomic atomic.
- * Interim: the app's own adapter until src/core/storage/opfs.ts lands.
+ * files there by `opfs://name`. Small files are replaced with a writable stream, which writes a swap
+ * file and swaps it in on close: that is what makes writeTextAtomic atomic. Downloads are written
+ * through a sync access handle (dedicated workers only), which writes in place, so the bytes flushed
+ * before a tab closes are still there to resume from.
  */
 export class OpfsStorage implements Storage {
   private root = navigator.storage.getDirectory();
@@ -29,13 +30,25 @@ export class OpfsStorage implements Storage {
     await w.close();
   }
 
+  /** Only in a dedicated worker (the sync worker): a sync access handle does not exist elsewhere. */
   async openWriter(name: string, offset: number): Promise<FileWriter> {
-    const w = await (await this.handle(name, true))!.createWritable({ keepExistingData: offset > 0 });
-    await w.truncate(offset);
-    await w.seek(offset);
+    const h = (await this.handle(name, true))!;
+    if (typeof h.createSyncAccessHandle !== 'function') throw new Error('OPFS downloads are written from a dedicated worker');
+    const access = await h.createSyncAccessHandle();
+    access.truncate(offset);
+    let pos = offset;
     return {
-      write: (chunk) => w.write(chunk as Uint8Array<ArrayBuffer>),
-      close: () => w.close(),
+      async write(chunk) {
+        let done = 0;
+        while (done < chunk.length) {
+          done += access.write(chunk.subarray(done), { at: pos + done });
+        }
+        pos += chunk.length;
+      },
+      async close() {
+        access.flush();
+        access.close();
+      },
     };
   }
 

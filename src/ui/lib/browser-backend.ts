@@ -1,0 +1,138 @@
+import type { Engine } from '../../core/engine/engine.js';
+import type { Service } from '../../core/sync/datasets.js';
+import type { StoreState } from '../../core/sync/state.js';
+import type { Store } from '../../core/store/store.js';
+import { BROWSER_STORE, browserStoreParts, holdStore, openBrowserStore, type BrowserStoreParts } from '../../core/store/browser.js';
+import { parsePricesCsv, storePrices } from '../../core/services/compare/import.js';
+import { importAmfiText } from '../../core/amfi/import.js';
+import type { AmfiImportResult, Backend, BackendEvent, SyncOutcome, SyncRequest } from './backend.js';
+import type { FromWorker, PauseAt, StoreChanged, ToWorker } from './sync-protocol.js';
+
+/**
+ * The browser's backend. Queries: the local store opened on this page, its DuckDB in a worker of its
+ * own. Syncs and deletes: a dedicated sync worker (sync.worker.ts), started on first use. Metadata in
+ * IndexedDB, files in OPFS, one Web Lock for changes across every tab.
+ */
+export class BrowserBackend implements Backend {
+  private readonly parts: BrowserStoreParts = browserStoreParts();
+  private storeReady: Promise<Store> | undefined;
+  /** Set once this tab holds the origin's query store (see holdStore). */
+  private holding = false;
+  private worker: Worker | undefined;
+  private readonly tab = crypto.randomUUID();
+  private readonly listeners = new Set<(e: BackendEvent) => void>();
+  private readonly pending = new Map<number, (o: SyncOutcome | { outcome: 'deleted' }) => void>();
+  private nextId = 0;
+  private persistAsked: Promise<boolean> | undefined;
+  /** Re-attaches one at a time: a switch here and one announced by another tab may overlap. */
+  private refreshing: Promise<void> = Promise.resolve();
+  /** Test seam (sync-protocol.ts): told when a sync stopped at its pause point. */
+  onPaused: ((step: string) => void) | null = null;
+
+  /** `onWaitForStore`: the store is open in another tab; this one answers once that one closes. */
+  constructor(private readonly onWaitForStore?: () => void) {
+    new BroadcastChannel(BROWSER_STORE.channel).onmessage = (ev: MessageEvent<StoreChanged>) => {
+      if (ev.data?.type !== 'changed' || ev.data.from === this.tab) return;
+      void this.refresh().then(() => this.emit({ type: 'changed' }));
+    };
+  }
+
+  private store(): Promise<Store> {
+    this.storeReady ??= holdStore(this.onWaitForStore).then(() => {
+      this.holding = true;
+      return openBrowserStore(this.parts);
+    });
+    return this.storeReady;
+  }
+
+  async engine(): Promise<Engine> {
+    return (await this.store()).engine;
+  }
+
+  status(): Promise<StoreState> {
+    return this.parts.state.read();
+  }
+
+  sync(req: SyncRequest, pauseAt?: PauseAt): Promise<SyncOutcome> {
+    // Ask once the user stores data: the browser may then keep it under storage pressure (the
+    // Data view's storage card shows the answer and can ask again).
+    this.persistAsked ??= navigator.storage?.persist?.().catch(() => false);
+    // Plain copies: postMessage cannot clone the views' reactive proxies.
+    const plain: SyncRequest = { only: [...req.only], sources: { ...req.sources } };
+    return this.call({ op: 'sync', id: ++this.nextId, req: plain, pauseAt }) as Promise<SyncOutcome>;
+  }
+
+  cancel(): void {
+    this.worker?.postMessage({ op: 'cancel' } satisfies ToWorker);
+  }
+
+  subscribe(listener: (e: BackendEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async deleteDataset(service: Service): Promise<void> {
+    const o = await this.call({ op: 'delete', id: ++this.nextId, service });
+    if (o.outcome === 'busy' || o.outcome === 'failed') throw new Error(o.message);
+  }
+
+  async importPrices(csv: string): Promise<number> {
+    const rows = parsePricesCsv(csv);
+    const user = (await this.store()).user!;
+    return user.mutate((engine) => storePrices(engine, rows));
+  }
+
+  async importAmfi(text: string, fileName: string): Promise<AmfiImportResult> {
+    const user = (await this.store()).user!;
+    return user.mutate((engine) => importAmfiText(engine, text, fileName));
+  }
+
+  private call(m: Extract<ToWorker, { id: number }>): Promise<SyncOutcome | { outcome: 'deleted' }> {
+    return new Promise((resolve) => {
+      this.pending.set(m.id, resolve);
+      this.syncWorker().postMessage(m);
+    });
+  }
+
+  private syncWorker(): Worker {
+    if (this.worker) return this.worker;
+    // The tab's id is the worker's name: its store-changed broadcasts are known as this tab's own.
+    const w = new Worker(new URL('./sync.worker.ts', import.meta.url), { type: 'module', name: this.tab });
+    w.onmessage = (ev: MessageEvent<FromWorker>) => void this.fromWorker(ev.data);
+    w.onerror = (ev) => {
+      for (const resolve of this.pending.values()) resolve({ outcome: 'failed', message: `the sync worker failed: ${ev.message}` });
+      this.pending.clear();
+    };
+    this.worker = w;
+    return w;
+  }
+
+  private async fromWorker(m: FromWorker): Promise<void> {
+    switch (m.type) {
+      case 'event':
+        return this.emit(m.event);
+      case 'refresh':
+        // Answered even if re-attaching failed: the worker's clean-up then leaves the files it cannot remove.
+        await this.refresh().catch((e: unknown) => console.error('re-attaching the store failed', e));
+        this.worker!.postMessage({ op: 'refreshed', seq: m.seq } satisfies ToWorker);
+        return;
+      case 'paused':
+        return this.onPaused?.(m.step);
+      case 'result':
+        this.pending.get(m.id)?.(m.outcome);
+        this.pending.delete(m.id);
+    }
+  }
+
+  /** Re-attaches what the state names now; a tab still waiting for the store reads it when it opens. */
+  private refresh(): Promise<void> {
+    if (!this.holding) return Promise.resolve();
+    const next = this.refreshing.then(async () => (await this.store()).refresh());
+    this.refreshing = next.catch(() => undefined);
+    return next;
+  }
+
+  private emit(e: BackendEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+}

@@ -1,0 +1,35 @@
+import type { Service } from '../../core/sync/datasets.js';
+import type { SyncStep } from '../../core/sync/hooks.js';
+import type { SyncEvent } from '../../core/sync/progress.js';
+import type { SyncOutcome, SyncRequest } from './backend.js';
+
+/**
+ * Test seam of the kill campaign (test/e2e): the sync stops dead the `nth` time it reaches `step`, as
+ * if the machine froze there, and says so; the test then closes the page.
+ */
+export interface PauseAt {
+  step: SyncStep;
+  nth: number;
+}
+
+/** Page → sync worker. */
+export type ToWorker =
+  | { op: 'sync'; id: number; req: SyncRequest; pauseAt?: PauseAt }
+  | { op: 'delete'; id: number; service: Service }
+  | { op: 'cancel' }
+  /** The page's store re-attached after a switch; the worker may now remove the old files. */
+  | { op: 'refreshed'; seq: number };
+
+/** Sync worker → page. */
+export type FromWorker =
+  | { type: 'event'; event: SyncEvent }
+  /** Re-attach the store now (a switch or a delete happened), then answer `refreshed`. */
+  | { type: 'refresh'; seq: number }
+  | { type: 'paused'; step: SyncStep }
+  | { type: 'result'; id: number; outcome: SyncOutcome | { outcome: 'deleted' } };
+
+/** Between tabs (BroadcastChannel): the store changed; `from` names the tab whose worker changed it. */
+export interface StoreChanged {
+  type: 'changed';
+  from: string;
+}

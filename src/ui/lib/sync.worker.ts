@@ -1,0 +1,95 @@
+/// <reference lib="webworker" />
+/**
+ * The browser's sync, off the page's thread: manifests, downloads into OPFS, parquet decoding and
+ * the ingest's orchestration all run here, so the UI never blocks. The page's store (its own DuckDB
+ * worker) is asked to re-attach at each switch before the old generation's files go.
+ */
+import { Cancelled } from '../../core/sync/hooks.js';
+import { LockBusy, withLock } from '../../core/sync/lock.js';
+import { sync } from '../../core/sync/sync.js';
+import { deleteDataset } from '../../core/sync/state.js';
+import { BROWSER_STORE, browserStoreParts } from '../../core/store/browser.js';
+import type { SyncOutcome } from './backend.js';
+import { initParquet } from './parquet.js';
+import type { FromWorker, PauseAt, StoreChanged, ToWorker } from './sync-protocol.js';
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+const parts = browserStoreParts();
+const channel = new BroadcastChannel(BROWSER_STORE.channel);
+/** Every sync this worker runs (a second one is refused by the lock, but must not hide the first). */
+const running = new Set<AbortController>();
+let seq = 0;
+const refreshed = new Map<number, () => void>();
+
+function post(m: FromWorker): void {
+  scope.postMessage(m);
+}
+
+/** The page's store and every other tab's re-attach; this page's is awaited (its handles must go). */
+async function storeChanged(): Promise<void> {
+  channel.postMessage({ type: 'changed', from: scope.name } satisfies StoreChanged);
+  const n = ++seq;
+  await new Promise<void>((resolve) => {
+    refreshed.set(n, resolve);
+    post({ type: 'refresh', seq: n });
+  });
+}
+
+function pauseHook(p: PauseAt | undefined) {
+  if (!p) return undefined;
+  let seen = 0;
+  return async (step: string) => {
+    if (step !== p.step || ++seen !== p.nth) return;
+    post({ type: 'paused', step: p.step });
+    await new Promise(() => {});
+  };
+}
+
+function outcomeOf(e: unknown): SyncOutcome {
+  if (e instanceof Cancelled) return { outcome: 'cancelled' };
+  if (e instanceof LockBusy) return { outcome: 'busy', message: e.message };
+  return { outcome: 'failed', message: e instanceof Error ? e.message : String(e) };
+}
+
+async function run(m: Extract<ToWorker, { op: 'sync' | 'delete' }>): Promise<SyncOutcome | { outcome: 'deleted' }> {
+  if (m.op === 'delete') {
+    await withLock(parts.lock, () => deleteDataset(parts.storage, parts.state, m.service, storeChanged));
+    return { outcome: 'deleted' };
+  }
+  // parquet-wasm's browser build loads its wasm before first use (precached, so offline too).
+  await initParquet();
+  const ac = new AbortController();
+  running.add(ac);
+  try {
+    const summary = await sync({
+      ...parts,
+      source: m.req.sources[m.req.only[0]],
+      sources: m.req.sources,
+      only: m.req.only,
+      signal: ac.signal,
+      hook: pauseHook(m.pauseAt),
+      // Bound: the sync engine calls it as a method of its own object, which `fetch` refuses.
+      fetch: (input, init) => fetch(input, init),
+      onEvent: (event) => post({ type: 'event', event }),
+      onSwitch: storeChanged,
+    });
+    return { outcome: 'done', summary };
+  } finally {
+    running.delete(ac);
+  }
+}
+
+scope.onmessage = async (ev: MessageEvent<ToWorker>) => {
+  const m = ev.data;
+  if (m.op === 'cancel') {
+    for (const ac of running) ac.abort();
+    return;
+  }
+  if (m.op === 'refreshed') {
+    refreshed.get(m.seq)?.();
+    refreshed.delete(m.seq);
+    return;
+  }
+  const outcome = await run(m).catch(outcomeOf);
+  post({ type: 'result', id: m.id, outcome });
+};

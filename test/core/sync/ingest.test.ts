@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { tableFromArrays, tableToIPC } from 'apache-arrow';
+import * as parquet from 'parquet-wasm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../src/core/engine/engine.js';
+import { nodeHost } from '../../../src/core/store/node.js';
+import { SERVICE_DEFS } from '../../../src/core/sync/datasets.js';
+import { ingestSource } from '../../../src/core/sync/ingest.js';
+import { tempDir } from './fixture.js';
+
+/** NAV rows in many small row groups, so a load crosses several of the ingest's commits. */
+function navParquet(rows: number, perGroup: number, badRow?: number): Buffer {
+  const code = Array.from({ length: rows }, (_, i) => (i === badRow ? 'not-a-code' : String(100000 + (i % 97))));
+  const date = Array.from({ length: rows }, (_, i) => new Date(Date.UTC(2020, 0, 1 + Math.floor(i / 97))).toISOString().slice(0, 10));
+  const nav = Array.from({ length: rows }, (_, i) => (10 + (i % 1000) / 10000).toFixed(4));
+  const t = tableFromArrays({ scheme_code: code, date, nav, scheme_name: code.map((c) => `Fund ${c}`), isin: code.map(() => null) });
+  const props = new parquet.WriterPropertiesBuilder().setMaxRowGroupSize(perGroup).build();
+  return Buffer.from(parquet.writeParquet(parquet.Table.fromIPCStream(tableToIPC(t, 'stream')), props));
+}
+
+describe('parquet ingest across commits', { timeout: 300_000 }, () => {
+  const dir = tempDir('ingest');
+  const host = nodeHost(dir);
+  let engine: Engine;
+  const ctx = () => ({ engine, host, storage: host.storage, def: SERVICE_DEFS.mf, scratchPrefix: 'tmp~mf~' });
+  const source = (store: string, rows: number | null) => ({ file: store, suffix: 'parquet', store, tables: ['nav'], rows });
+
+  beforeAll(async () => {
+    engine = await host.createDatabase('mf-g1.duckdb');
+  });
+  afterAll(async () => {
+    await host.release(engine);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads every row of a file with more row groups than one commit holds, cast to the contract', async () => {
+    const file = navParquet(4000, 100);
+    fs.writeFileSync(path.join(dir, 'good.parquet'), file);
+    const [load] = await ingestSource(ctx(), source('good.parquet', 4000));
+    expect(load.rows).toBe(4000);
+    expect(load.columns.map((c) => `${c.name} ${c.type}`)).toEqual([
+      'scheme_code INTEGER', 'date DATE', 'nav DECIMAL(18,4)', 'scheme_name VARCHAR', 'isin VARCHAR',
+    ]);
+    const [sum] = await engine.all<{ n: number; s: string; d: string }>(
+      'SELECT count(DISTINCT scheme_code) AS n, sum(nav)::VARCHAR AS s, max(date)::VARCHAR AS d FROM nav',
+    );
+    expect(sum).toEqual({ n: 97, s: (4000 * 10 + Array.from({ length: 4000 }, (_, i) => (i % 1000) / 10000).reduce((a, b) => a + b, 0)).toFixed(4), d: '2020-02-11' });
+  });
+
+  it('a value failing its cast in a late row group drops the whole table, rows already committed included', async () => {
+    fs.writeFileSync(path.join(dir, 'bad.parquet'), navParquet(4000, 100, 3900));
+    await expect(ingestSource(ctx(), source('bad.parquet', 4000))).rejects.toThrow(/not-a-code/);
+    const left = await engine.all("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()");
+    expect(left).toEqual([]);
+  });
+
+  it('a row count other than the manifest announces is refused and leaves no table', async () => {
+    await expect(ingestSource(ctx(), source('good.parquet', 3999))).rejects.toThrow('good.parquet: 4000 rows loaded, the manifest announces 3999');
+    expect(await engine.all("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()")).toEqual([]);
+  });
+});
