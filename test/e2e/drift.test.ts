@@ -16,6 +16,8 @@ import { hasChromium, launch, screenshot, type Session } from './browser.js';
  * drops a required column from the full-history file (`--drift drop`), and after a sync the Data view
  * says what changed, in which file, since when, that it was refused, and the publisher's notes.
  */
+const flat = (t: string | null) => (t ?? '').replace(/\s+/g, ' ').trim();
+
 describe.skipIf(!hasChromium)('e2e: AMFI import and a schema-drift notice in the Data view', () => {
   let dataDir: string;
   let filesDir: string;
@@ -66,7 +68,6 @@ describe.skipIf(!hasChromium)('e2e: AMFI import and a schema-drift notice in the
     });
     await page.getByLabel('Import AMFI NAV files').setInputFiles(files);
     await expect.poll(() => page.getByTestId('amfi-result').count(), { timeout: 60_000 }).toBe(2);
-    const flat = (t: string | null) => (t ?? '').replace(/\s+/g, ' ').trim();
     expect(flat(await page.getByTestId('amfi-result').first().textContent())).toBe('NAVAll-2026-11-16.txt: 1 NAV rows, 1 schemes, 2026-11-16 (daily layout).');
 
     await page.goto(`${app.url}#/funds/${row.scheme_code}`);
@@ -99,6 +100,10 @@ describe.skipIf(!hasChromium)('e2e: AMFI import and a schema-drift notice in the
     expect((await page.getByTestId('schema-mf').textContent())!.replace(/\s+/g, ' ').trim()).toBe(
       'Schema version 3 locally, 4 at the publisher · changed 2026-11-20',
     );
+    // The sync panel marks the file failed, with what to do about it.
+    const panel = flat(await page.locator('section[aria-label="Sync progress"]').textContent());
+    expect(panel).toContain('mf / mf_nav_master.parquet failed mf_nav_master.parquet: required column "scheme_name" is missing');
+    expect(panel).toContain("The publisher changed this file's layout in a way Almanac will not take");
     await page.getByText("The publisher's version notes").click();
     await page.getByText(/^Version 4: full-history files: column scheme_name removed/).waitFor();
     await screenshot(page, 'data-drift-refused');
