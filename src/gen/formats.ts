@@ -16,6 +16,7 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
+import type { GenOptions } from './options.js';
 import { wrapFile } from './zip.js';
 
 export type FileFormat =
@@ -192,6 +193,25 @@ async function writeFamily(
     await Promise.allSettled(pending.map((p) => p.wrapped));
     await Promise.all(pending.flatMap((p) => [p.raw, ...p.temps.values()]).map((f) => rm(f, { force: true })));
   }
+}
+
+/**
+ * A generation's manifest.json and state.json (the generation, seed and scale that made the files),
+ * each replaced only when its text changes, so an unchanged manifest keeps its ETag.
+ */
+export async function writeManifest(opts: GenOptions, manifest: unknown): Promise<void> {
+  const state = { generation: opts.generation, seed: opts.seed, scale: opts.scale };
+  await writeTextIfChanged(path.join(opts.dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await writeTextIfChanged(path.join(opts.dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/** Temp name then rename, and only when the text differs, like every other published file. */
+async function writeTextIfChanged(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  if ((await readFile(file, 'utf8').catch(() => null)) === text) return;
+  const tmp = tempName(path.dirname(file), path.basename(file));
+  await writeFile(tmp, text);
+  await rename(tmp, file);
 }
 
 let tempCounter = 0;

@@ -3,7 +3,7 @@
  * latest snapshot, scheme details and data-quality records, each in the spec's formats, and
  * manifest.json whose sizes, counts and validation block are read back from the written files.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -12,7 +12,7 @@ import {
   DETAILS_FILE_SUFFIXES, LATEST_COLUMNS, LATEST_FILE_BASE, LATEST_FILE_SUFFIXES, NAV_FILE_BASE, NAV_FILE_COLUMNS,
   NAV_FILE_SUFFIXES, SCHEMA_CHANGED, SCHEMA_NOTES, SCHEMA_VERSION, SCHEME_DETAILS_COLUMNS, type Manifest, type ManifestFile,
 } from '../core/contract/mf.js';
-import { sizeHuman, writeTableFiles, type FileFormat, type WrittenFile } from './formats.js';
+import { sizeHuman, writeManifest, writeTableFiles, type FileFormat, type WrittenFile } from './formats.js';
 import { detailsAsOf, detailsRows } from './mf-details.js';
 import { aaumQuarter, buildDataQuality, buildDetails, buildLatest, buildNav, loadInputs } from './mf-tables.js';
 import { buildUniverse } from './mf-universe.js';
@@ -60,8 +60,7 @@ export async function generate(opts: GenOptions): Promise<void> {
     await write(DATA_QUALITY_FILE_BASE, DATA_QUALITY_FILE_BASE, DATA_QUALITY_FILE_SUFFIXES);
 
     const manifest = await buildManifest(conn, opts, files, stamp, asOf, details.length);
-    await writeIfChanged(path.join(opts.dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    await writeIfChanged(path.join(opts.dir, 'state.json'), `${JSON.stringify({ generation: opts.generation, seed: opts.seed, scale: opts.scale }, null, 2)}\n`);
+    await writeManifest(opts, manifest);
   } finally {
     conn.closeSync();
     instance.closeSync();
@@ -225,13 +224,4 @@ function readme(baseName: string, asOf: string): string {
         : `See ${MF_BASE_PATH}/ for the columns.`,
     '',
   ].join('\n');
-}
-
-/** Atomic, and untouched when equal, so the file's ETag survives an unchanged generation. */
-async function writeIfChanged(target: string, text: string): Promise<void> {
-  const old = await readFile(target, 'utf8').catch(() => null);
-  if (old === text) return;
-  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${process.pid}`);
-  await writeFile(tmp, text);
-  await rename(tmp, target);
 }
