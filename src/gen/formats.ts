@@ -82,7 +82,7 @@ export async function writeTableFiles(
       case 'parquet': {
         const compression = opts.parquet?.compression ?? 'zstd';
         const rg = opts.parquet?.rowGroupSize ? `, ROW_GROUP_SIZE ${Math.trunc(opts.parquet.rowGroupSize)}` : '';
-        return copyTo(conn, opts.table, target, `FORMAT parquet, COMPRESSION ${compression}${rg}`);
+        return writeParquet(conn, opts.table, target, `COMPRESSION ${compression}${rg}`);
       }
       case 'csv':
         return writeCsv(conn, opts.table, target, opts.csvQuoteAll === true);
@@ -265,7 +265,7 @@ async function duckdbFingerprint(conn: DuckDBConnection, tables: string[], dir: 
   for (const table of tables) {
     const tmp = tempName(dir, `${baseTableName(table)}.fingerprint.parquet`);
     try {
-      await copyTo(conn, table, tmp, 'FORMAT parquet, COMPRESSION zstd');
+      await writeParquet(conn, table, tmp, 'COMPRESSION zstd');
       h.update(`\0${baseTableName(table)}\0${await sha256(tmp)}`);
     } finally {
       await rm(tmp, { force: true });
@@ -287,6 +287,21 @@ async function countRows(conn: DuckDBConnection, table: string): Promise<number>
 
 async function copyTo(conn: DuckDBConnection, table: string, target: string, options: string): Promise<void> {
   await conn.run(`COPY ${tableRef(table)} TO ${literal(target)} (${options})`);
+}
+
+/**
+ * On one thread: DuckDB's parallel parquet writer cuts row groups where its threads' batches happen
+ * to meet, so the full MF history (38M rows) came out with different row groups, and bytes, from run
+ * to run. One thread cuts them the same way every time, and was no slower there (7.5 s, 7.1 s CPU).
+ */
+async function writeParquet(conn: DuckDBConnection, table: string, target: string, options: string): Promise<void> {
+  const threads = Number((await conn.runAndReadAll(`SELECT current_setting('threads')`)).getRows()[0][0]);
+  await conn.run('SET threads = 1');
+  try {
+    await copyTo(conn, table, target, `FORMAT parquet, ${options}`);
+  } finally {
+    await conn.run(`SET threads = ${threads}`);
+  }
 }
 
 async function writeCsv(conn: DuckDBConnection, table: string, target: string, quoteText: boolean): Promise<void> {
