@@ -161,6 +161,7 @@ async function writeFamily(
       const zip = group.find((f) => splitFormat(f).wrap === 'zip');
       if (gz) temps.set(gz, tempName(dir, `${baseName}.${gz}`));
       if (zip) temps.set(zip, tempName(dir, `${baseName}.${zip}`));
+      if (!gz && !zip) continue;
       const extra = readme === undefined ? [] : [{ name: 'README.md', bytes: Buffer.from(readme, 'utf8') }];
       entry.wrapped = wrapFile(raw, {
         gz: gz && temps.get(gz),
