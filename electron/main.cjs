@@ -24,7 +24,7 @@ async function main() {
   const answer = desktop.ipcAnswerer(core, desktop.APP_URL);
   for (const channel of desktop.CHANNELS) {
     ipcMain.handle(channel, (event, args) =>
-      answer(event.senderFrame.url, channel, args, (name, payload) => event.sender.send(name, payload)),
+      answer(event.senderFrame?.url ?? '', channel, args, (name, payload) => event.sender.send(name, payload)),
     );
   }
 
