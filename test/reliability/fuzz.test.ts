@@ -10,7 +10,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate, tempDir } from '../core/sync/fixture.js';
+import { generate, NO_LIMITS, tempDir } from '../core/sync/fixture.js';
 import { startPublisher } from '../../src/publisher/server.js';
 import { sync } from '../../src/core/sync/sync.js';
 import { SERVICES } from '../../src/core/sync/datasets.js';
@@ -96,7 +96,7 @@ describe('fuzz campaign: REST and MCP with generated inputs', { timeout: BUDGET_
     const pub = await startPublisher({ dataDir: path.join(root, 'pub'), limits: 'off' });
     try {
       const host = nodeHost(path.join(root, 'store'));
-      const s = await sync({ storage: host.storage, host, source: pub.url });
+      const s = await sync({ storage: host.storage, host, source: pub.url, rules: NO_LIMITS });
       expect(s.errors).toEqual([]);
     } finally {
       await pub.close();

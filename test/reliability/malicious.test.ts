@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parquetOf } from '../core/sync/crafted.js';
-import { tempDir } from '../core/sync/fixture.js';
+import { NO_LIMITS, tempDir } from '../core/sync/fixture.js';
 import { sync } from '../../src/core/sync/sync.js';
 import { readState, setChoice } from '../../src/core/sync/state.js';
 import { nodeHost } from '../../src/core/store/node.js';
@@ -142,7 +142,7 @@ describe('malicious publisher campaign', { timeout: 900_000 }, () => {
     fs.mkdirSync(store, { recursive: true });
     srv.publish('flags', { 'surveillance_flags.parquet': { body: good, rows: 3 } });
     const host = nodeHost(store);
-    const s = await sync({ storage: host.storage, host, source: srv.url, only: ['flags'] });
+    const s = await sync({ storage: host.storage, host, source: srv.url, only: ['flags'], rules: NO_LIMITS });
     expect(s.errors).toEqual([]);
     previous = await checksums(store, 'flags');
     expect(previous.tables.surveillance_flags.n).toBe(3);
@@ -171,7 +171,7 @@ describe('malicious publisher campaign', { timeout: 900_000 }, () => {
       const host = nodeHost(store);
       await setChoice(host.storage, 'flags', (sc.choice ?? 'auto') as never);
       srv.publish(service, sc.files(), sc.raw);
-      const s = await sync({ storage: host.storage, host, source: srv.url, only: [service], retry: { baseMs: 5, attempts: 3 }, maxUnpackedBytes: CAP });
+      const s = await sync({ storage: host.storage, host, source: srv.url, only: [service], retry: { baseMs: 5, attempts: 3 }, maxUnpackedBytes: CAP, rules: NO_LIMITS });
       tally['peak store bytes'] = Math.max(tally['peak store bytes'], dirBytes(store));
       const outside = tree(root, store);
       const changed = [...new Set([...Object.keys(outside), ...Object.keys(sentinel)])].filter((k) => outside[k] !== sentinel[k]);

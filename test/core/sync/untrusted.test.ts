@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { craftedServer, parquetOf } from './crafted.js';
-import { tempDir } from './fixture.js';
+import { NO_LIMITS, tempDir } from './fixture.js';
 import { checkFileName } from '../../../src/core/sync/names.js';
 import { parseManifest } from '../../../src/core/sync/manifest.js';
 import { sync } from '../../../src/core/sync/sync.js';
@@ -70,7 +70,7 @@ describe('sync against a crafted publisher', { timeout: 600_000 }, () => {
 
   function run(storeDir: string, maxUnpackedBytes?: number) {
     const host = nodeHost(storeDir);
-    return sync({ storage: host.storage, host, source: srv.url, only: ['flags'], retry: { baseMs: 10 }, maxUnpackedBytes });
+    return sync({ storage: host.storage, host, source: srv.url, only: ['flags'], retry: { baseMs: 10 }, maxUnpackedBytes, rules: NO_LIMITS });
   }
 
   it('a manifest naming a file outside the store is refused before any download', async () => {
