@@ -7,7 +7,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startPublisher, type Publisher } from '../../src/publisher/server.js';
-import { generate } from '../../src/gen/flags.js';
+import { publishTiny } from '../helpers/tiny-data.js';
 import { startDesktopCore, type DesktopCore } from '../../src/desktop/core.js';
 import { ipcAnswerer } from '../../src/desktop/main-ipc.js';
 import type { DesktopInfo } from '../../src/desktop/channels.js';
@@ -39,7 +39,7 @@ describe('desktop core through its IPC handlers', () => {
 
   it('syncs, answers the window and the local server from one copy of the data', { timeout: 300_000 }, async () => {
     root = await mkdtemp(path.join(tmpdir(), 'almanac-desktop-'));
-    await generate({ scale: 'tiny', dir: path.join(root, 'pub', 'flags'), generation: 1, seed: 5 });
+    await publishTiny(path.join(root, 'pub'), ['flags'], { seed: 5 });
     publisher = await startPublisher({ dataDir: path.join(root, 'pub'), limits: 'off' });
     core = await startDesktopCore({ userDataDir: path.join(root, 'userData') });
 
