@@ -119,7 +119,7 @@ describe('sync against a crafted publisher', { timeout: 600_000 }, () => {
     const storeDir = path.join(root, 'store');
     const lines = ['symbol,isin,company_name,snapshot_date,exchange,framework,stage,stage_label,effective_date', 'A,INE000A01010,A Ltd,2026-11-13,NSE,GSM,1,Stage I,2026-10-01', 'B,INE000A01010,B Ltd,2026-11-13,BSE,ASM,2,Stage II,2026-10-02'];
     for (const [choice, sep] of [['csv.gz', ','], ['tsv.gz', '\t']] as const) {
-      await setChoice(nodeHost(storeDir).storage, 'flags', choice);
+      await setChoice(fileState(nodeHost(storeDir).storage), 'flags', choice);
       const text = `${lines.map((l) => l.replaceAll(',', sep)).join('\n')}\n`;
       srv.publishFlags({ [`surveillance_flags.${choice}`]: gzipSync(text) });
       const over = await run(storeDir, text.length - 1);
