@@ -1,31 +1,36 @@
 // Electron main: window creation and wiring only. Everything else (store, sync, queries, the local
-// server, settings, the security policy) lives in src/desktop/, built to dist-electron/ and tested in Node.
-const { app, BrowserWindow, ipcMain, session, shell } = require('electron');
+// server, settings, the app:// protocol, the security policy) lives in src/desktop/, built to
+// dist-electron/ and tested in Node.
+const { app, BrowserWindow, ipcMain, protocol, session, shell } = require('electron');
 const path = require('node:path');
+const { pathToFileURL } = require('node:url');
 
 app.enableSandbox();
+// Before ready: the app's own scheme is a standard, secure origin (relative URLs, storage, fetch).
+protocol.registerSchemesAsPrivileged([
+  { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
+]);
 
 async function main() {
-  const desktop = await import(path.join(__dirname, '..', 'dist-electron', 'desktop.mjs'));
+  const desktop = await import(pathToFileURL(path.join(__dirname, '..', 'dist-electron', 'desktop.mjs')).href);
   await app.whenReady();
+  const dist = path.join(__dirname, '..', 'dist');
+  protocol.handle(desktop.APP_SCHEME, (request) => desktop.appResponse(dist, request.url));
   const core = await desktop.startDesktopCore({ userDataDir: app.getPath('userData') });
-  const appUrl = `file://${path.join(__dirname, '..', 'dist', 'index.html')}`;
 
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [desktop.CONTENT_SECURITY_POLICY] } });
-  });
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => callback(desktop.isAllowedPermission(permission)));
+  session.defaultSession.setPermissionCheckHandler((_wc, permission) => desktop.isAllowedPermission(permission));
 
+  const answer = desktop.ipcAnswerer(core, desktop.APP_URL);
   for (const channel of desktop.CHANNELS) {
-    ipcMain.handle(channel, (event, args) => {
-      if (!desktop.isInternalUrl(event.senderFrame.url, appUrl)) throw new Error('IPC from outside the app');
-      return core.handle(channel, args, (progress) => event.sender.send('sync:progress', progress));
-    });
+    ipcMain.handle(channel, (event, args) =>
+      answer(event.senderFrame?.url ?? '', channel, args, (name, payload) => event.sender.send(name, payload)),
+    );
   }
 
   app.on('web-contents-created', (_e, contents) => {
     contents.on('will-navigate', (event, url) => {
-      if (!desktop.isInternalUrl(url, appUrl)) event.preventDefault();
+      if (!desktop.isInternalUrl(url, desktop.APP_URL)) event.preventDefault();
     });
     contents.setWindowOpenHandler(({ url }) => {
       if (desktop.isAllowedExternalUrl(url)) void shell.openExternal(url);
@@ -40,7 +45,7 @@ async function main() {
     title: 'Almanac',
     webPreferences: { ...desktop.WEB_PREFERENCES, preload: path.join(__dirname, 'preload.cjs') },
   });
-  await win.loadURL(appUrl);
+  await win.loadURL(desktop.APP_URL);
   app.on('window-all-closed', () => {
     void core.close().finally(() => app.quit());
   });

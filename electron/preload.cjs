@@ -1,7 +1,22 @@
 // The renderer's only door to the desktop core: a fixed list of channels, no Node, no ipcRenderer.
 const { contextBridge, ipcRenderer } = require('electron');
 
-const CHANNELS = ['engine:all', 'engine:arrow', 'settings:get', 'settings:set', 'server:status', 'sync:run', 'sync:status'];
+// The same list as src/desktop/channels.ts (a sandboxed preload can require only 'electron'; a test keeps them equal).
+const CHANNELS = [
+  'engine:all',
+  'engine:arrow',
+  'engine:exec',
+  'settings:get',
+  'settings:set',
+  'server:status',
+  'source:manifest',
+  'store:delete',
+  'store:import-amfi',
+  'store:import-prices',
+  'sync:cancel',
+  'sync:run',
+  'sync:status',
+];
 
 contextBridge.exposeInMainWorld('almanacDesktop', {
   invoke(channel, args) {

@@ -34,7 +34,8 @@ function forward(req: http.IncomingMessage, res: http.ServerResponse, target: UR
   req.pipe(up);
 }
 
-const TYPES: Record<string, string> = {
+/** Content types of the built app's files (the desktop shell's app:// protocol serves the same). */
+export const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -121,7 +122,7 @@ export async function serveApp(opts: ServeAppOptions): Promise<AppServer> {
     }
     const ext = path.extname(file);
     res.writeHead(200, {
-      'content-type': TYPES[ext] ?? 'application/octet-stream',
+      'content-type': CONTENT_TYPES[ext] ?? 'application/octet-stream',
       'content-length': info.size,
       // Hashed assets never change; the shell and the service worker must be revalidated.
       'cache-control': rel.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',

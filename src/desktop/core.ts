@@ -1,12 +1,24 @@
 import path from 'node:path';
 import { listen, type RunningServer } from '../server/listen.js';
+import { NodeEngine } from '../core/engine/node.js';
 import { nodeHost, openStore } from '../core/store/node.js';
+import type { Store } from '../core/store/store.js';
+import { UserData } from '../core/store/user.js';
 import { sync } from '../core/sync/sync.js';
 import { fileLock } from '../core/sync/node-lock.js';
-import { isService, type Service } from '../core/sync/datasets.js';
+import { BUSY_MESSAGE, withLock } from '../core/sync/lock.js';
+import { outcomeOf, type SyncOutcome } from '../core/sync/outcome.js';
+import { deleteDataset, fileState } from '../core/sync/state.js';
 import type { SyncEvent } from '../core/sync/progress.js';
-import type { Store } from '../core/store/store.js';
-import { IpcInputError, isChannel, validateQuery, type Channel } from './ipc.js';
+import { ensureNormCdf } from '../core/services/compare/normal.js';
+import { parsePricesCsv, storePrices } from '../core/services/compare/import.js';
+import { parseAmfi } from '../core/amfi/parse.js';
+import { importAmfiText } from '../core/amfi/import.js';
+import type { Engine } from '../core/engine/engine.js';
+import { isChannel, type Channel, type DesktopInfo, type ServerStatus } from './channels.js';
+import { confine } from './confine.js';
+import { IpcInputError, validateAmfiImport, validateCsv, validateManifestRequest, validateQuery, validateService, validateSql, validateSyncRequest } from './ipc.js';
+import { fetchManifestText } from './manifest.js';
 import { loadSettings, saveSettings, validateSettings, type DesktopSettings } from './settings.js';
 
 export interface DesktopCore {
@@ -20,6 +32,12 @@ export interface DesktopOptions {
   userDataDir: string;
 }
 
+/** The store, and the window's own connection to it (its temp views and tables stay its own). */
+interface Open {
+  store: Store;
+  window: NodeEngine;
+}
+
 /**
  * The desktop app's core, hosted by the main process: one store that the window (over IPC) and the
  * local REST/MCP server (when the user turns it on) both read, so there is one copy of the data.
@@ -27,62 +45,138 @@ export interface DesktopOptions {
 export async function startDesktopCore(opts: DesktopOptions): Promise<DesktopCore> {
   const dataDir = path.join(opts.userDataDir, 'data');
   const host = nodeHost(dataDir);
-  let store: Store = await openStore(dataDir);
+  const state = fileState(host.storage);
   let settings = await loadSettings(opts.userDataDir);
+  let open: Open = await openDesktopStore(dataDir);
   let server: RunningServer | null = null;
-  let syncing = false;
+  let serverError: string | null = null;
+  /** What the store stepped aside for (a sync, a delete, an import); queries wait until it is back. */
+  let busy: string | null = null;
+  let cancel: AbortController | null = null;
 
+  /** Never throws: a taken port must not stop the app; the settings panel shows why. */
   async function applyServer(): Promise<void> {
-    const want = settings.server.enabled;
+    const want = settings.server.enabled && busy === null;
     if (server && (!want || new URL(server.url).port !== String(settings.server.port))) {
       await server.close();
       server = null;
     }
-    if (want && !server) server = await listen({ engine: store.engine, dataDir }, { port: settings.server.port });
+    serverError = null;
+    if (!want || server) return;
+    try {
+      server = await listen({ engine: open.store.engine, dataDir }, { port: settings.server.port });
+    } catch (e) {
+      serverError = `could not listen on 127.0.0.1:${settings.server.port}: ${e instanceof Error ? e.message : String(e)}`;
+    }
   }
   await applyServer();
 
-  const serverStatus = () => ({ running: server !== null, url: server?.url ?? null, mcp_url: server?.mcpUrl ?? null });
+  const serverStatus = (): ServerStatus => ({ running: server !== null, url: server?.url ?? null, mcp_url: server?.mcpUrl ?? null, error: serverError });
+  const info = (): DesktopInfo => ({ settings, server: serverStatus(), data_dir: dataDir });
+
+  /**
+   * DuckDB-WASM in Node keeps one table of open files per process: nothing may build a database
+   * while the store's engine holds files (docs/storage.md, hazard 6). So the store, and the server
+   * reading it, step aside for a change and come back on what the change left.
+   */
+  async function stepAside<T>(what: string, change: () => Promise<T>): Promise<T> {
+    if (busy) throw new IpcInputError(`the store is busy (${busy}); try again when it finishes`);
+    busy = what;
+    try {
+      await applyServer();
+      await closeDesktopStore(open);
+      try {
+        return await change();
+      } finally {
+        open = await openDesktopStore(dataDir);
+      }
+    } finally {
+      busy = null;
+      await applyServer();
+    }
+  }
+
+  /** A change to the user's own tables: the store steps aside, the working copy in an engine holding no file. */
+  function changeUserData<T>(change: (engine: Engine) => Promise<T>): Promise<T> {
+    return stepAside('import', async () => {
+      const engine = await NodeEngine.open();
+      try {
+        const user = await UserData.open(engine, host.storage, host);
+        return await user.mutate(change);
+      } finally {
+        await engine.close();
+      }
+    });
+  }
+
+  function windowEngine(): NodeEngine {
+    if (busy) throw new IpcInputError(`a ${busy} is running; queries answer again when it finishes`);
+    return open.window;
+  }
 
   const handlers: Record<Channel, (args: unknown, onProgress?: (e: SyncEvent) => void) => Promise<unknown>> = {
     'engine:all': async (args) => {
       const q = validateQuery(args);
-      if (syncing) throw new IpcInputError('a sync is running; queries answer again when it finishes');
-      return store.engine.all(q.sql, q.params);
+      return windowEngine().all(q.sql, q.params);
     },
     'engine:arrow': async (args) => {
       const q = validateQuery(args);
-      if (syncing) throw new IpcInputError('a sync is running; queries answer again when it finishes');
-      return host.toIPC(await store.engine.arrow(q.sql, q.params));
+      return host.toIPC(await windowEngine().arrow(q.sql, q.params));
     },
-    'settings:get': async () => settings,
+    'engine:exec': async (args) => {
+      const sql = validateSql((args as { sql?: unknown } | null)?.sql);
+      await windowEngine().exec(sql);
+      return null;
+    },
+    'settings:get': async () => info(),
     'settings:set': async (args) => {
       const next: DesktopSettings = validateSettings(args);
       await saveSettings(opts.userDataDir, next);
       settings = next;
       await applyServer();
-      return { settings, server: serverStatus() };
+      return info();
     },
     'server:status': async () => serverStatus(),
-    'sync:status': async () => store.status(),
-    'sync:run': async (args, onProgress) => {
-      const only = validateOnly(args);
-      if (!settings.source) throw new IpcInputError('no source set: choose the publishers’ base URL in the Data view first');
-      if (syncing) throw new IpcInputError('a sync is already running');
-      syncing = true;
-      // DuckDB-WASM in Node keeps one table of open files per process: the sync's builder engines
-      // must not run while the store's engine holds files (docs/storage.md). So the store (and the
-      // server reading it) step aside for the sync and come back on the new generation.
-      await server?.close();
-      server = null;
-      await store.close();
+    'source:manifest': async (args) => {
+      const m = validateManifestRequest(args);
+      return fetchManifestText(m.service, m.base, m.etag);
+    },
+    'sync:status': async () => state.read(),
+    'sync:run': async (args, onProgress): Promise<SyncOutcome> => {
+      const { only, sources } = validateSyncRequest(args, settings.source);
+      if (busy) return { outcome: 'busy', message: busy === 'sync' ? BUSY_MESSAGE : `the store is busy (${busy})` };
+      const ac = new AbortController();
+      cancel = ac;
       try {
-        return await sync({ storage: host.storage, host, source: settings.source, only, lock: fileLock(host.storage.dir), onEvent: onProgress });
+        return await stepAside('sync', async () => ({
+          outcome: 'done' as const,
+          summary: await sync({ storage: host.storage, host, source: sources[only[0]]!, sources, only, lock: fileLock(dataDir), signal: ac.signal, onEvent: onProgress }),
+        }));
+      } catch (e) {
+        return outcomeOf(e);
       } finally {
-        store = await openStore(dataDir);
-        await applyServer();
-        syncing = false;
+        cancel = null;
       }
+    },
+    'sync:cancel': async () => {
+      cancel?.abort();
+      return { cancelling: cancel !== null };
+    },
+    'store:delete': async (args) => {
+      const service = validateService((args as { service?: unknown } | null)?.service);
+      await stepAside('delete', () => withLock(fileLock(dataDir), () => deleteDataset(host.storage, state, service)));
+      return null;
+    },
+    'store:import-prices': async (args) => {
+      // Parsed before the store steps aside: a bad line is reported and nothing changes.
+      const rows = parsePricesCsv(validateCsv(args));
+      return { rows: await changeUserData((e) => storePrices(e, rows)) };
+    },
+    'store:import-amfi': async (args) => {
+      const { text, fileName } = validateAmfiImport(args);
+      // Read before the store steps aside: a file that is not an AMFI NAV file changes nothing.
+      parseAmfi(text);
+      return changeUserData((e) => importAmfiText(e, text, fileName));
     },
   };
 
@@ -92,18 +186,23 @@ export async function startDesktopCore(opts: DesktopOptions): Promise<DesktopCor
       return handlers[channel](args, onProgress);
     },
     async close() {
+      cancel?.abort();
       await server?.close();
-      await store.close();
+      server = null;
+      await closeDesktopStore(open);
     },
   };
 }
 
-function validateOnly(args: unknown): Service[] | undefined {
-  if (args === undefined || args === null) return undefined;
-  const only = (args as { only?: unknown }).only;
-  if (only === undefined) return undefined;
-  if (!Array.isArray(only) || !only.every((s) => typeof s === 'string' && isService(s))) {
-    throw new IpcInputError('only must be a list of datasets: indicators, mf, flags');
-  }
-  return only as Service[];
+async function openDesktopStore(dataDir: string): Promise<Open> {
+  const store = await openStore(dataDir);
+  // SQL functions are the database's: registered here, the window's compare and the server's share it.
+  await ensureNormCdf(store.engine);
+  await confine(store.engine);
+  return { store, window: (store.engine as NodeEngine).connect() };
+}
+
+async function closeDesktopStore(open: Open): Promise<void> {
+  await open.window.close();
+  await open.store.close();
 }

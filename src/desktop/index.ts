@@ -1,4 +1,6 @@
 // Entry of the desktop bundle (dist-electron/desktop.mjs) that electron/main.cjs loads.
 export { startDesktopCore } from './core.js';
-export { CHANNELS } from './ipc.js';
-export { CONTENT_SECURITY_POLICY, WEB_PREFERENCES, isAllowedExternalUrl, isInternalUrl } from './security.js';
+export { CHANNELS } from './channels.js';
+export { ipcAnswerer } from './main-ipc.js';
+export { APP_SCHEME, APP_URL, appResponse } from './app-protocol.js';
+export { WEB_PREFERENCES, isAllowedExternalUrl, isAllowedPermission, isInternalUrl } from './security.js';

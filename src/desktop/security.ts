@@ -33,14 +33,23 @@ export const CONTENT_SECURITY_POLICY = [
 /** Hosts a user may be sent to in the system browser (docs and data publishers' pages). */
 export const EXTERNAL_ALLOWLIST = ['github.com', 'www.amfiindia.com', 'fred.stlouisfed.org', 'www.sebi.gov.in', 'www.nseindia.com', 'www.bseindia.com'];
 
-/** In-app navigation is allowed only within the app's own origin (file:// or app://). */
+/**
+ * The one permission a window may have: writing the clipboard (the settings panel's Copy buttons).
+ * Camera, microphone, notifications, geolocation, reading the clipboard and the rest are denied.
+ */
+export const ALLOWED_PERMISSIONS: readonly string[] = ['clipboard-sanitized-write'];
+
+export function isAllowedPermission(permission: string): boolean {
+  return ALLOWED_PERMISSIONS.includes(permission);
+}
+
+/** In-app navigation and IPC are allowed only from the app's own origin (app://almanac; the test's http one). */
 export function isInternalUrl(url: string, appUrl: string): boolean {
   try {
     const u = new URL(url);
     const app = new URL(appUrl);
-    if (u.protocol !== app.protocol) return false;
-    if (u.protocol === 'file:') return u.pathname === app.pathname || u.pathname.startsWith(app.pathname.replace(/[^/]*$/, ''));
-    return u.origin === app.origin;
+    // Compared by host too: a custom scheme's URL has the opaque origin 'null' in WHATWG URL terms.
+    return u.protocol === app.protocol && u.host === app.host && u.host !== '';
   } catch {
     return false;
   }

@@ -1,11 +1,12 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { sourceUrlProblem } from './ipc.js';
 
 /** What the desktop app remembers between runs (userData/settings.json). */
 export interface DesktopSettings {
   /** The local REST/MCP server is off until the user turns it on. */
   server: { enabled: boolean; port: number };
-  /** Base URL of the publishers; null means the embedded sample publisher. */
+  /** The publishers' base URL the Data view starts from (each dataset's can differ); null: none yet. */
   source: string | null;
 }
 
@@ -26,18 +27,8 @@ export function validateSettings(input: unknown): DesktopSettings {
     throw new SettingsError('server.port must be an integer from 1024 to 65535');
   }
   const source = o.source ?? null;
-  if (source !== null) {
-    if (typeof source !== 'string') throw new SettingsError('source must be a URL or null');
-    let u: URL;
-    try {
-      u = new URL(source);
-    } catch {
-      throw new SettingsError(`source '${source}' is not a URL`);
-    }
-    if (u.protocol !== 'https:' && !(u.protocol === 'http:' && ['127.0.0.1', 'localhost'].includes(u.hostname))) {
-      throw new SettingsError('source must be https (or http on loopback)');
-    }
-  }
+  const problem = source === null ? null : sourceUrlProblem(source);
+  if (problem) throw new SettingsError(`source ${problem}`);
   return { server: { enabled, port: port as number }, source: source as string | null };
 }
 

@@ -2,8 +2,6 @@
  * `npm run gen` for the corporate red-flag service: ~750 companies (tiny: 40) with seven tables,
  * each published in the spec's seven formats, the all-tables SQLite bundle and manifest.json.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import {
   ALL_BASENAME,
@@ -20,7 +18,7 @@ import {
 import { COMPANY_COUNTS, makeCompanies, type Company } from './flags-companies.js';
 import { TINY_SCORECARD_CASES } from './flags-fixtures.js';
 import { BUILDERS, type GenRow } from './flags-tables.js';
-import { sizeHuman, writeDatabaseFiles, writeTableFiles, type FileFormat, type WrittenFile } from './formats.js';
+import { sizeHuman, writeDatabaseFiles, writeManifest, writeTableFiles, type FileFormat, type WrittenFile } from './formats.js';
 import { asOfDate, generatedAt, type GenOptions } from './options.js';
 
 export { TINY_SCORECARD_CASES } from './flags-fixtures.js';
@@ -65,11 +63,7 @@ export async function generate(opts: GenOptions): Promise<void> {
       tables: Object.fromEntries(TABLE_NAMES.map((t) => [t, { row_count: tables[t].length, last_date: lastDate(t, tables[t]) }])) as Manifest['tables'],
       files: Object.fromEntries(Object.keys(files).sort().map((k) => [k, files[k]])),
     };
-    await writeIfChanged(path.join(opts.dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    await writeIfChanged(
-      path.join(opts.dir, 'state.json'),
-      `${JSON.stringify({ generation: opts.generation, seed: opts.seed, scale: opts.scale }, null, 2)}\n`,
-    );
+    await writeManifest(opts, manifest);
   } finally {
     conn.closeSync();
     instance.closeSync();
@@ -150,13 +144,4 @@ function readme(tables: FlagsTable[]): string {
     return `## ${t}\n\n${TABLES[t].description}.\n\n${cols.join('\n')}\n`;
   });
   return `# Corporate red-flag data (sample)\n\nDocs: ${FLAGS_DOCS_URL}; publish time and row counts: manifest.json.\n\n${parts.join('\n')}`;
-}
-
-/** Temp name + rename; an unchanged file is left alone so its ETag survives the new generation. */
-async function writeIfChanged(file: string, text: string): Promise<void> {
-  const old = await readFile(file, 'utf8').catch(() => null);
-  if (old === text) return;
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.tmp-${process.pid}`);
-  await writeFile(tmp, text);
-  await rename(tmp, file);
 }

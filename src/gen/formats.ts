@@ -11,14 +11,13 @@
  *   not change is left untouched, so its ETag survives a new generation.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
-import { writeZip, type ZipEntry } from './zip.js';
+import type { GenOptions } from './options.js';
+import { wrapFile } from './zip.js';
 
 export type FileFormat =
   | 'parquet'
@@ -83,7 +82,7 @@ export async function writeTableFiles(
       case 'parquet': {
         const compression = opts.parquet?.compression ?? 'zstd';
         const rg = opts.parquet?.rowGroupSize ? `, ROW_GROUP_SIZE ${Math.trunc(opts.parquet.rowGroupSize)}` : '';
-        return copyTo(conn, opts.table, target, `FORMAT parquet, COMPRESSION ${compression}${rg}`);
+        return writeParquet(conn, opts.table, target, `COMPRESSION ${compression}${rg}`);
       }
       case 'csv':
         return writeCsv(conn, opts.table, target, opts.csvQuoteAll === true);
@@ -126,8 +125,9 @@ export function splitFormat(f: FileFormat): { inner: Inner; wrap: Wrap } {
 }
 
 /**
- * Builds each inner file once (a temp file), derives every requested wrapper from it, then commits.
- * csv.gz and csv.zip thus share one CSV export.
+ * Builds each inner file once (a temp file) and derives its gzip and zip from one deflate pass
+ * (`wrapFile`). The deflate of one inner file runs on node:zlib's threads while the next inner file
+ * is built, so the CSV, TSV and SQLite bodies of a family overlap; everything commits at the end.
  */
 async function writeFamily(
   conn: DuckDBConnection,
@@ -142,38 +142,77 @@ async function writeFamily(
     const { inner } = splitFormat(f);
     byInner.set(inner, [...(byInner.get(inner) ?? []), f]);
   }
-  const written: Record<string, WrittenFile> = {};
   const finalPath = (f: FileFormat): string => path.join(dir, `${baseName}.${f}`);
-  for (const [inner, group] of byInner) {
-    const fingerprint = inner === 'duckdb' ? await duckdbFingerprint(conn, tables, dir, readme) : null;
-    if (fingerprint !== null && (await allKept(group.map(finalPath), fingerprint))) {
-      for (const f of group) written[`${baseName}.${f}`] = { format: f, size_bytes: (await stat(finalPath(f))).size, row_count: rowCount };
-      continue;
-    }
-    const raw = tempName(dir, `${baseName}.${inner}`);
-    try {
+  const kept: Record<string, WrittenFile> = {};
+  const pending: { group: FileFormat[]; raw: string; temps: Map<FileFormat, string>; fingerprint: string | null; wrapped: Promise<void> }[] = [];
+  try {
+    for (const [inner, group] of byInner) {
+      const fingerprint = inner === 'duckdb' ? await duckdbFingerprint(conn, tables, dir, readme) : null;
+      if (fingerprint !== null && (await allKept(group.map(finalPath), fingerprint))) {
+        for (const f of group) kept[`${baseName}.${f}`] = { format: f, size_bytes: (await stat(finalPath(f))).size, row_count: rowCount };
+        continue;
+      }
+      const raw = tempName(dir, `${baseName}.${inner}`);
+      const temps = new Map<FileFormat, string>();
+      const entry = { group, raw, temps, fingerprint, wrapped: Promise.resolve() };
+      pending.push(entry);
       await build(inner, raw);
-      const innerName = `${baseName}.${inner}`;
-      for (const format of group) {
-        const { wrap } = splitFormat(format);
-        if (wrap === 'none') continue;
-        const tmp = tempName(dir, `${baseName}.${format}`);
-        try {
-          if (wrap === 'gz') await gzipFile(raw, tmp);
-          else await zipFile(raw, innerName, readme, tmp);
-          written[`${baseName}.${format}`] = await commit(tmp, finalPath(format), format, rowCount, fingerprint);
-        } finally {
-          await rm(tmp, { force: true });
-        }
+      const gz = group.find((f) => splitFormat(f).wrap === 'gz');
+      const zip = group.find((f) => splitFormat(f).wrap === 'zip');
+      if (gz) temps.set(gz, tempName(dir, `${baseName}.${gz}`));
+      if (zip) temps.set(zip, tempName(dir, `${baseName}.${zip}`));
+      if (!gz && !zip) continue;
+      const extra = readme === undefined ? [] : [{ name: 'README.md', bytes: Buffer.from(readme, 'utf8') }];
+      entry.wrapped = wrapFile(raw, {
+        gz: gz && temps.get(gz),
+        zip: zip && { dest: temps.get(zip)!, name: `${baseName}.${inner}`, extra },
+      }, GZIP_LEVEL);
+      // Awaited below; until then a failure must not surface as an unhandled rejection.
+      entry.wrapped.catch(() => undefined);
+    }
+    const written: Record<string, WrittenFile> = {};
+    for (const { group, raw, temps, fingerprint, wrapped } of pending) {
+      await wrapped;
+      for (const f of group) {
+        const tmp = temps.get(f);
+        if (tmp) written[`${baseName}.${f}`] = await commit(tmp, finalPath(f), f, rowCount, fingerprint);
       }
       // The bare file last: committing it consumes the temp the wrappers were made from.
       const bare = group.find((f) => splitFormat(f).wrap === 'none');
       if (bare) written[`${baseName}.${bare}`] = await commit(raw, finalPath(bare), bare, rowCount, fingerprint);
-    } finally {
-      await rm(raw, { force: true });
     }
+    // Manifests list files in this order: per inner file, its wrappers as asked, then the bare file.
+    const ordered: Record<string, WrittenFile> = {};
+    for (const group of byInner.values()) {
+      for (const f of [...group.filter((g) => splitFormat(g).wrap !== 'none'), ...group.filter((g) => splitFormat(g).wrap === 'none')]) {
+        const name = `${baseName}.${f}`;
+        ordered[name] = kept[name] ?? written[name];
+      }
+    }
+    return ordered;
+  } finally {
+    await Promise.allSettled(pending.map((p) => p.wrapped));
+    await Promise.all(pending.flatMap((p) => [p.raw, ...p.temps.values()]).map((f) => rm(f, { force: true })));
   }
-  return written;
+}
+
+/**
+ * A generation's manifest.json and state.json (the generation, seed and scale that made the files),
+ * each replaced only when its text changes, so an unchanged manifest keeps its ETag.
+ */
+export async function writeManifest(opts: GenOptions, manifest: unknown): Promise<void> {
+  const state = { generation: opts.generation, seed: opts.seed, scale: opts.scale };
+  await writeTextIfChanged(path.join(opts.dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await writeTextIfChanged(path.join(opts.dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/** Temp name then rename, and only when the text differs, like every other published file. */
+async function writeTextIfChanged(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  if ((await readFile(file, 'utf8').catch(() => null)) === text) return;
+  const tmp = tempName(path.dirname(file), path.basename(file));
+  await writeFile(tmp, text);
+  await rename(tmp, file);
 }
 
 let tempCounter = 0;
@@ -227,7 +266,7 @@ async function duckdbFingerprint(conn: DuckDBConnection, tables: string[], dir: 
   for (const table of tables) {
     const tmp = tempName(dir, `${baseTableName(table)}.fingerprint.parquet`);
     try {
-      await copyTo(conn, table, tmp, 'FORMAT parquet, COMPRESSION zstd');
+      await writeParquet(conn, table, tmp, 'COMPRESSION zstd');
       h.update(`\0${baseTableName(table)}\0${await sha256(tmp)}`);
     } finally {
       await rm(tmp, { force: true });
@@ -242,17 +281,6 @@ async function sha256(file: string): Promise<string> {
   return h.digest('hex');
 }
 
-async function gzipFile(src: string, dest: string): Promise<void> {
-  // Node's gzip header carries mtime 0 and a fixed OS byte, so equal input gives equal bytes.
-  await pipeline(createReadStream(src), createGzip({ level: GZIP_LEVEL }), createWriteStream(dest));
-}
-
-async function zipFile(src: string, innerName: string, readme: string | undefined, dest: string): Promise<void> {
-  const entries: ZipEntry[] = [{ name: innerName, source: { path: src } }];
-  if (readme !== undefined) entries.push({ name: 'README.md', source: { bytes: Buffer.from(readme, 'utf8') } });
-  await writeZip(dest, entries, GZIP_LEVEL);
-}
-
 async function countRows(conn: DuckDBConnection, table: string): Promise<number> {
   const r = await conn.runAndReadAll(`SELECT count(*)::BIGINT FROM ${tableRef(table)}`);
   return Number(r.getRows()[0][0]);
@@ -260,6 +288,21 @@ async function countRows(conn: DuckDBConnection, table: string): Promise<number>
 
 async function copyTo(conn: DuckDBConnection, table: string, target: string, options: string): Promise<void> {
   await conn.run(`COPY ${tableRef(table)} TO ${literal(target)} (${options})`);
+}
+
+/**
+ * On one thread: DuckDB's parallel parquet writer cuts row groups where its threads' batches happen
+ * to meet, so the full MF history (38M rows) came out with different row groups, and bytes, from run
+ * to run. One thread cuts them the same way every time, and was no slower there (7.5 s, 7.1 s CPU).
+ */
+async function writeParquet(conn: DuckDBConnection, table: string, target: string, options: string): Promise<void> {
+  const threads = Number((await conn.runAndReadAll(`SELECT current_setting('threads')`)).getRows()[0][0]);
+  await conn.run('SET threads = 1');
+  try {
+    await copyTo(conn, table, target, `FORMAT parquet, ${options}`);
+  } finally {
+    await conn.run(`SET threads = ${threads}`);
+  }
 }
 
 async function writeCsv(conn: DuckDBConnection, table: string, target: string, quoteText: boolean): Promise<void> {
@@ -272,7 +315,8 @@ async function writeCsv(conn: DuckDBConnection, table: string, target: string, q
 async function writeTsv(conn: DuckDBConnection, table: string, target: string): Promise<void> {
   const text = (await columns(conn, table)).filter((c) => c.type === 'VARCHAR');
   if (text.length) {
-    const bad = text.map((c) => `regexp_matches(${ident(c.name)}, '[\\t\\n\\r]')`).join(' OR ');
+    // contains() rather than a regex: this scans every text value of the full MF history.
+    const bad = text.map((c) => ['chr(9)', 'chr(10)', 'chr(13)'].map((ch) => `contains(${ident(c.name)}, ${ch})`).join(' OR ')).join(' OR ');
     const r = await conn.runAndReadAll(`SELECT count(*)::BIGINT FROM ${tableRef(table)} WHERE ${bad}`);
     const n = Number(r.getRows()[0][0]);
     if (n > 0) throw new Error(`${table}: ${n} rows hold a tab or line break; TSV cannot carry them unquoted`);
@@ -293,7 +337,13 @@ function sqliteTypeOf(duckType: string): SqliteType {
 
 const SQLITE_CAST: Record<SqliteType, string> = { INTEGER: 'BIGINT', REAL: 'DOUBLE', TEXT: 'VARCHAR' };
 
-/** Rows are read from DuckDB one chunk (2048 rows) at a time and inserted in one transaction. */
+/** Rows per INSERT statement: one call binds many rows, which is the cost that dominates per row. */
+const SQLITE_ROWS_PER_INSERT = 100;
+
+/**
+ * Rows are read from DuckDB one chunk (2048 rows) at a time and inserted in one transaction, many
+ * rows per statement; the file is the same as with one row per statement (same rows, same order).
+ */
 async function buildSqlite(
   conn: DuckDBConnection,
   tables: string[],
@@ -302,6 +352,7 @@ async function buildSqlite(
 ): Promise<void> {
   await rm(target, { force: true });
   const db = new Database(target);
+  const types: string[] = [];
   try {
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
@@ -310,23 +361,71 @@ async function buildSqlite(
       const cols = (await columns(conn, table)).map((c) => ({ ...c, sqlite: overrides[c.name] ?? sqliteTypeOf(c.type) }));
       const name = ident(baseTableName(table));
       db.exec(`CREATE TABLE ${name} (${cols.map((c) => `${ident(c.name)} ${c.sqlite}`).join(', ')})`);
-      const insert = db.prepare(`INSERT INTO ${name} VALUES (${cols.map(() => '?').join(', ')})`);
-      const select = cols.map((c) => `CAST(${ident(c.name)} AS ${SQLITE_CAST[c.sqlite]})`).join(', ');
-      const result = await conn.stream(`SELECT ${select} FROM ${tableRef(table)}`);
-      const row: unknown[] = new Array(cols.length);
+      const tuple = `(${cols.map(() => '?').join(', ')})`;
+      const insertOne = db.prepare(`INSERT INTO ${name} VALUES ${tuple}`);
+      const insertMany = db.prepare(`INSERT INTO ${name} VALUES ${new Array(SQLITE_ROWS_PER_INSERT).fill(tuple).join(', ')}`);
+      const transfers = await sqliteTransfers(conn, table, cols, types);
+      const result = await conn.stream(`SELECT ${transfers.map((t) => t.expr).join(', ')} FROM ${tableRef(table)}`);
+      const batch: unknown[] = new Array(SQLITE_ROWS_PER_INSERT * cols.length);
+      let k = 0;
       for await (const chunk of result) {
         // Column-wise conversion is about a third cheaper than getRows() in @duckdb/node-api.
-        const values = chunk.getColumns();
-        for (let i = 0; i < chunk.rowCount; i++) {
-          for (let j = 0; j < values.length; j++) row[j] = values[j][i];
-          insert.run(row);
+        const values = chunk.getColumns().map((v, j) => {
+          const dict = transfers[j].dict;
+          return dict ? v.map((code) => (code === null ? null : dict[code as number])) : v;
+        });
+        const n = chunk.rowCount;
+        for (let i = 0; i < n; i++) {
+          for (let j = 0; j < values.length; j++) batch[k++] = values[j][i];
+          if (k === batch.length) {
+            insertMany.run(batch);
+            k = 0;
+          }
         }
       }
+      for (let i = 0; i < k; i += cols.length) insertOne.run(batch.slice(i, i + cols.length));
     }
     db.exec('COMMIT');
   } finally {
     db.close();
+    for (const t of types) await conn.run(`DROP TYPE IF EXISTS ${ident(t)}`);
   }
+}
+
+/**
+ * How each column leaves DuckDB for SQLite. A text column whose values repeat (the MF history: ~37k
+ * scheme names and ~7k dates over ~38M rows) leaves as an enum code and is looked up in its
+ * dictionary, so each distinct string becomes a JavaScript string once: that conversion, not SQLite,
+ * was the largest cost of the build. Enum types created here are listed in `types` for dropping.
+ */
+async function sqliteTransfers(
+  conn: DuckDBConnection,
+  table: string,
+  cols: { name: string; sqlite: SqliteType }[],
+  types: string[],
+): Promise<{ expr: string; dict: string[] | null }[]> {
+  const cast = (c: { name: string; sqlite: SqliteType }): string => `CAST(${ident(c.name)} AS ${SQLITE_CAST[c.sqlite]})`;
+  const text = cols.filter((c) => c.sqlite === 'TEXT');
+  const repeats = new Set<string>();
+  if (text.length) {
+    const counts = (await conn.runAndReadAll(`SELECT count(*)::BIGINT, ${text.map((c) => `count(DISTINCT ${cast(c)})::BIGINT`).join(', ')} FROM ${tableRef(table)}`)).getRows()[0].map(Number);
+    text.forEach((c, i) => {
+      if (counts[i + 1] > 0 && counts[i + 1] * 4 <= counts[0]) repeats.add(c.name);
+    });
+  }
+  const out: { expr: string; dict: string[] | null }[] = [];
+  for (const c of cols) {
+    if (!repeats.has(c.name)) {
+      out.push({ expr: cast(c), dict: null });
+      continue;
+    }
+    const type = `almanac_dict_${process.pid}_${++tempCounter}`;
+    await conn.run(`CREATE TYPE ${ident(type)} AS ENUM (SELECT DISTINCT ${cast(c)} AS v FROM ${tableRef(table)} WHERE ${ident(c.name)} IS NOT NULL ORDER BY v)`);
+    types.push(type);
+    const dict = (await conn.runAndReadAll(`SELECT unnest(enum_range(NULL::${ident(type)}))::VARCHAR`)).getColumns()[0] as string[];
+    out.push({ expr: `enum_code(CAST(${cast(c)} AS ${ident(type)}))`, dict });
+  }
+  return out;
 }
 
 /** A fresh DuckDB file in the default storage version, which DuckDB-WASM 1.32 opens. */

@@ -13,7 +13,7 @@ export type Model =
   /** Administered rates: unchanged between decisions, then a move of whole `step`s. */
   | { kind: 'step'; base: number; step: number; changesPerYear: number; lo: number; hi: number; dp: number };
 
-/** A real daily close series in /work/shared/data/real-prices spliced into the generated path. */
+/** A real daily close series in ../shared/data/real-prices (beside the clone) spliced into the generated path. */
 export type RealSeries = 'VIX';
 
 export interface IndicatorDef {

@@ -3,8 +3,6 @@
  * indicators), stock_prices (16 market symbols, daily OHLCV) and indicator_config (the dictionary),
  * each in every published format, the indicators_all bundles and manifest.json.
  */
-import { rename, writeFile, readFile, mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { DuckDBInstance, dateValue, type DuckDBConnection } from '@duckdb/node-api';
 import {
   ALL_BASENAME,
@@ -19,7 +17,7 @@ import {
   type TableName,
 } from '../core/contract/indicators.js';
 import { toDay } from './calendar.js';
-import { writeDatabaseFiles, writeTableFiles, type FileFormat } from './formats.js';
+import { writeDatabaseFiles, writeManifest, writeTableFiles, type FileFormat } from './formats.js';
 import { INDICATOR_DEFS, type IndicatorDef } from './indicator-catalog.js';
 import { macroSeries, type Observation } from './indicator-series.js';
 import { MARKET_MODELS, marketBars, type Bar } from './market-prices.js';
@@ -221,22 +219,8 @@ async function writeFiles(conn: DuckDBConnection, opts: GenOptions): Promise<Ind
     }
   }
   const manifest: IndicatorsManifest = { generated_at: generatedAt(opts.generation), total_rows: totalRows, files };
-  await writeIfChanged(path.join(opts.dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  await writeIfChanged(
-    path.join(opts.dir, 'state.json'),
-    `${JSON.stringify({ generation: opts.generation, seed: opts.seed, scale: opts.scale }, null, 2)}\n`,
-  );
+  await writeManifest(opts, manifest);
   return manifest;
-}
-
-/** Temp name then rename, and only when the bytes differ, like every other published file. */
-async function writeIfChanged(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const old = await readFile(file, 'utf8').catch(() => null);
-  if (old === text) return;
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.tmp-${process.pid}`);
-  await writeFile(tmp, text);
-  await rename(tmp, file);
 }
 
 function readme(table: TableName | 'all', opts: GenOptions): string {

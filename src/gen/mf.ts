@@ -3,7 +3,7 @@
  * latest snapshot, scheme details and data-quality records, each in the spec's formats, and
  * manifest.json whose sizes, counts and validation block are read back from the written files.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -12,7 +12,7 @@ import {
   DETAILS_FILE_SUFFIXES, LATEST_COLUMNS, LATEST_FILE_BASE, LATEST_FILE_SUFFIXES, NAV_FILE_BASE, NAV_FILE_COLUMNS,
   NAV_FILE_SUFFIXES, SCHEMA_CHANGED, SCHEMA_NOTES, SCHEMA_VERSION, SCHEME_DETAILS_COLUMNS, type Manifest, type ManifestFile,
 } from '../core/contract/mf.js';
-import { sizeHuman, writeTableFiles, type FileFormat, type WrittenFile } from './formats.js';
+import { sizeHuman, writeManifest, writeTableFiles, type FileFormat, type WrittenFile } from './formats.js';
 import { detailsAsOf, detailsRows } from './mf-details.js';
 import { aaumQuarter, buildDataQuality, buildDetails, buildLatest, buildNav, loadInputs } from './mf-tables.js';
 import { buildUniverse } from './mf-universe.js';
@@ -27,13 +27,6 @@ const ROW_GROUP = 120_000;
 const MF_BASE_PATH = '/mf/v1';
 /** Full-history formats other than parquet; CSV carries nav as a float, SQLite as REAL. */
 const NAV_TEXT = NAV_FILE_SUFFIXES.filter((f) => f !== 'parquet');
-/**
- * At full scale these are not written by generate(): the 4 GB CSV/TSV bodies deflated four more times
- * and 37M row-by-row SQLite inserts would blow the 10-minute budget on two cores. generate() publishes
- * parquet + csv.gz and a manifest listing what exists; writeDeferredFormats() adds the rest later
- * (docs/decisions.md, MF data).
- */
-const DEFERRED_AT_FULL: readonly string[] = ['csv.zip', 'tsv.gz', 'tsv.zip', 'db.gz', 'db.zip'];
 const TEXT_OPTIONS = { csvQuoteAll: true, sqliteTypes: { nav: 'REAL' as const } };
 
 export async function generate(opts: GenOptions): Promise<void> {
@@ -63,50 +56,18 @@ export async function generate(opts: GenOptions): Promise<void> {
     const write = async (table: string, baseName: string, formats: readonly string[], extra: Partial<Parameters<typeof writeTableFiles>[1]> = {}) =>
       Object.assign(files, await writeTableFiles(conn, { table, dir: opts.dir, baseName, formats: formats as FileFormat[], readme: readme(baseName, asOf, documentedColumns(opts.drift, src)), ...extra }));
     await write(src.navParquet, NAV_FILE_BASE, ['parquet'], { parquet: { rowGroupSize: ROW_GROUP, compression: 'zstd' } });
-    await write(src.navText, NAV_FILE_BASE, NAV_TEXT.filter((f) => opts.scale !== 'full' || !DEFERRED_AT_FULL.includes(f)), TEXT_OPTIONS);
+    await write(src.navText, NAV_FILE_BASE, NAV_TEXT, TEXT_OPTIONS);
     await write(src.latest, LATEST_FILE_BASE, LATEST_FILE_SUFFIXES, { csvQuoteAll: true, parquet: { compression: 'zstd' } });
     await write(DETAILS_FILE_BASE, DETAILS_FILE_BASE, DETAILS_FILE_SUFFIXES, { parquet: { compression: 'zstd' } });
     await write(DATA_QUALITY_FILE_BASE, DATA_QUALITY_FILE_BASE, DATA_QUALITY_FILE_SUFFIXES);
 
     const manifest = driftManifest(await buildManifest(conn, opts, files, stamp, asOf, details.length), opts.drift, src, asOf);
-    await writeIfChanged(path.join(opts.dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    await writeIfChanged(path.join(opts.dir, 'state.json'), `${JSON.stringify({ generation: opts.generation, seed: opts.seed, scale: opts.scale }, null, 2)}\n`);
+    await writeManifest(opts, manifest);
   } finally {
     conn.closeSync();
     instance.closeSync();
     await rm(work, { force: true });
     await rm(`${work}.wal`, { force: true });
-  }
-}
-
-/**
- * Writes the full-history formats generate() leaves out at full scale, from the published parquet
- * (same rows, same order, so the bytes equal an eager build), and adds them to the manifest.
- */
-export async function writeDeferredFormats(dir: string): Promise<void> {
-  const manifestPath = path.join(dir, 'manifest.json');
-  const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Manifest;
-  const state = JSON.parse(await readFile(path.join(dir, 'state.json'), 'utf8')) as { generation: number };
-  const missing = NAV_TEXT.filter((f) => !manifest.files[`${NAV_FILE_BASE}.${f}`]);
-  if (missing.length === 0) return;
-  const instance = await DuckDBInstance.create(':memory:');
-  const conn = await instance.connect();
-  try {
-    await conn.run('CREATE SCHEMA txt');
-    await conn.run(`CREATE VIEW txt.${NAV_FILE_BASE} AS SELECT scheme_code, date, nav::DOUBLE AS nav, scheme_name, isin
-      FROM read_parquet(${lit(path.join(dir, `${NAV_FILE_BASE}.parquet`))})`);
-    const written = await writeTableFiles(conn, {
-      table: `txt.${NAV_FILE_BASE}`, dir, baseName: NAV_FILE_BASE, formats: missing as FileFormat[],
-      readme: readme(NAV_FILE_BASE, asOfDate(state.generation)), ...TEXT_OPTIONS,
-    });
-    manifest.files = manifestFiles({ ...manifest.files, ...written });
-    const navFiles = Object.keys(manifest.files).filter((n) => n.startsWith(`${NAV_FILE_BASE}.`));
-    manifest.validation.all_match = navFiles.every((n) => manifest.files[n].row_count === manifest.validation.source_rows);
-    manifest.schema.full_history_files.applies_to = NAV_FILE_SUFFIXES.map((f) => `${NAV_FILE_BASE}.${f}`).filter((n) => navFiles.includes(n));
-    await writeIfChanged(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
   }
 }
 
@@ -269,13 +230,4 @@ function readme(
         : `See ${MF_BASE_PATH}/ for the columns.`,
     '',
   ].join('\n');
-}
-
-/** Atomic, and untouched when equal, so the file's ETag survives an unchanged generation. */
-async function writeIfChanged(target: string, text: string): Promise<void> {
-  const old = await readFile(target, 'utf8').catch(() => null);
-  if (old === text) return;
-  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${process.pid}`);
-  await writeFile(tmp, text);
-  await rename(tmp, target);
 }

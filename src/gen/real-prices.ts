@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { toDay } from './calendar.js';
 
-export const REAL_PRICES_DIR = process.env.ALMANAC_REAL_PRICES ?? '/work/shared/data/real-prices';
+/** `../shared/data/real-prices` beside the clone (where CI and every developer have it), unless overridden. */
+export const REAL_PRICES_DIR = process.env.ALMANAC_REAL_PRICES ?? path.resolve(import.meta.dirname, '../../../shared/data/real-prices');
 
 export interface RealPoint {
   day: number;

@@ -16,12 +16,15 @@ describe('desktop bundle (dist-electron/desktop.mjs)', () => {
     await copyFile(path.join(outDir, 'desktop.mjs'), bundle);
     try {
       const m = await import(pathToFileURL(bundle).href);
-      for (const name of ['startDesktopCore', 'CHANNELS', 'CONTENT_SECURITY_POLICY', 'WEB_PREFERENCES', 'isInternalUrl', 'isAllowedExternalUrl']) {
+      for (const name of ['startDesktopCore', 'CHANNELS', 'ipcAnswerer', 'APP_SCHEME', 'APP_URL', 'appResponse', 'WEB_PREFERENCES', 'isInternalUrl', 'isAllowedExternalUrl', 'isAllowedPermission']) {
         expect(m[name], name).toBeDefined();
       }
       const core = await m.startDesktopCore({ userDataDir: await mkdtemp(path.join(tmpdir(), 'almanac-userdata-')) });
       expect(await core.handle('engine:all', { sql: 'SELECT 40 + ? AS n', params: [2] })).toEqual([{ n: 42 }]);
-      expect(await core.handle('sync:status')).toEqual([]);
+      expect(await core.handle('sync:status')).toEqual({ version: 1, datasets: {}, choices: {} });
+      // main.cjs serves the app through the bundle's protocol handler.
+      const index = await m.appResponse(path.join(process.cwd(), 'public'), 'app://almanac/icon.svg');
+      expect(index.headers.get('content-security-policy')).toContain("default-src 'self'");
       await core.close();
     } finally {
       await rm(bundle, { force: true });

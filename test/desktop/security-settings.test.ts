@@ -2,7 +2,9 @@ import { describe, it, expect } from 'vitest';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { isAllowedExternalUrl, isInternalUrl, WEB_PREFERENCES, CONTENT_SECURITY_POLICY } from '../../src/desktop/security.js';
+import { isAllowedExternalUrl, isAllowedPermission, isInternalUrl, WEB_PREFERENCES, CONTENT_SECURITY_POLICY } from '../../src/desktop/security.js';
+import { CHANNELS } from '../../src/desktop/channels.js';
+import { APP_URL, appResponse } from '../../src/desktop/app-protocol.js';
 import { DEFAULT_SETTINGS, loadSettings, saveSettings, validateSettings } from '../../src/desktop/settings.js';
 
 describe('desktop security policy', () => {
@@ -12,12 +14,44 @@ describe('desktop security policy', () => {
     expect(CONTENT_SECURITY_POLICY).not.toContain("'unsafe-eval'");
   });
 
-  it('keeps navigation inside the app', () => {
-    const app = 'file:///opt/almanac/resources/app/dist/index.html';
-    expect(isInternalUrl('file:///opt/almanac/resources/app/dist/index.html#/funds', app)).toBe(true);
-    expect(isInternalUrl('file:///etc/passwd', app)).toBe(false);
-    expect(isInternalUrl('https://evil.example/', app)).toBe(false);
-    expect(isInternalUrl('not a url', app)).toBe(false);
+  it('keeps navigation and IPC inside the app', () => {
+    expect(APP_URL).toBe('app://almanac/index.html');
+    expect(isInternalUrl('app://almanac/index.html#/funds', APP_URL)).toBe(true);
+    expect(isInternalUrl('app://almanac/assets/x.js', APP_URL)).toBe(true);
+    expect(isInternalUrl('app://other/index.html', APP_URL)).toBe(false);
+    expect(isInternalUrl('file:///etc/passwd', APP_URL)).toBe(false);
+    expect(isInternalUrl('https://evil.example/', APP_URL)).toBe(false);
+    expect(isInternalUrl('not a url', APP_URL)).toBe(false);
+    // The Chromium test's stand-in origin: same host and port only.
+    expect(isInternalUrl('http://127.0.0.1:4000/#/sql', 'http://127.0.0.1:4000/index.html')).toBe(true);
+    expect(isInternalUrl('http://127.0.0.1:4001/', 'http://127.0.0.1:4000/index.html')).toBe(false);
+  });
+
+  it('grants a window the clipboard write and nothing else', () => {
+    expect(isAllowedPermission('clipboard-sanitized-write')).toBe(true);
+    for (const p of ['clipboard-read', 'media', 'notifications', 'geolocation', 'openExternal', 'fullscreen']) expect(isAllowedPermission(p)).toBe(false);
+  });
+
+  it('exposes exactly the core’s channels in the preload', async () => {
+    const preload = await readFile('electron/preload.cjs', 'utf8');
+    const list = /const CHANNELS = \[([^\]]*)\]/.exec(preload)![1];
+    expect([...list.matchAll(/'([^']+)'/g)].map((m) => m[1])).toEqual([...CHANNELS]);
+  });
+
+  it('serves the built app on app:// with the CSP, and nothing outside it', async () => {
+    const dist = await mkdtemp(path.join(tmpdir(), 'almanac-dist-'));
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Almanac</title>');
+    await writeFile(path.join(path.dirname(dist), 'secret.txt'), 'not for the window');
+    const index = await appResponse(dist, 'app://almanac/');
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(index.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(await index.text()).toContain('Almanac');
+    expect((await appResponse(dist, 'app://almanac/index.html?x=1#/data')).status).toBe(200);
+    for (const url of ['app://almanac/%2e%2e/secret.txt', 'app://almanac/..%2fsecret.txt', 'app://almanac/../secret.txt', 'app://other/index.html', 'file:///etc/passwd', 'app://almanac/missing.js']) {
+      expect((await appResponse(dist, url)).status, url).toBe(404);
+    }
+    expect((await appResponse(dist, 'app://almanac/%E0%A4%A')).status).toBe(400);
   });
 
   it('opens only allowlisted https links externally', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -12,7 +12,7 @@ import {
 } from '../../src/core/contract/mf.js';
 import { isValidIsin } from '../../src/core/contract/isin.js';
 import { sizeHuman } from '../../src/gen/formats.js';
-import { generate, TINY_CASES, writeDeferredFormats } from '../../src/gen/mf.js';
+import { generate, TINY_CASES } from '../../src/gen/mf.js';
 import { asOfDate } from '../../src/gen/options.js';
 
 const SEED = 11;
@@ -106,22 +106,6 @@ describe('MF generator, tiny', () => {
   it('gives identical bytes for the same seed and generation, in every file', async () => {
     expect(Object.keys(hashesA)).toContain('mf_nav_master.db.zip');
     expect(await hashes(dirB)).toEqual(hashesA);
-  });
-
-  it('writes the formats deferred at full scale later, byte for byte as an eager build', async () => {
-    const dirC = path.join(root, 'c', 'mf');
-    await cp(dirA, dirC, { recursive: true });
-    const deferred = ['csv.zip', 'tsv.gz', 'tsv.zip', 'db.gz', 'db.zip'].map((s) => `mf_nav_master.${s}`);
-    const m = JSON.parse(await readFile(path.join(dirC, 'manifest.json'), 'utf8')) as Manifest;
-    for (const n of deferred) {
-      delete m.files[n];
-      await rm(path.join(dirC, n));
-    }
-    m.schema.full_history_files.applies_to = m.schema.full_history_files.applies_to.filter((n) => !deferred.includes(n));
-    await writeFile(path.join(dirC, 'manifest.json'), `${JSON.stringify(m, null, 2)}\n`);
-    expect(await hashes(dirC)).not.toEqual(hashesA);
-    await writeDeferredFormats(dirC);
-    expect(await hashes(dirC)).toEqual(hashesA);
   });
 
   it('publishes every spec file, with manifest sizes and row counts equal to the files', async () => {

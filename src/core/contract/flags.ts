@@ -4,6 +4,7 @@
  * catalog and the error envelope. Column layouts, payload shapes and defaults are "not shown" in the
  * spec; the choices are documented in docs/flags.md and docs/decisions.md ("Flags").
  */
+import type { ColumnSpec as BaseColumnSpec, TableSpec as BaseTableSpec } from './tables.js';
 
 export const FLAGS_BASE = '/flags/v1';
 /** Local schema the store ATTACHes the flags database as. */
@@ -31,22 +32,17 @@ export function isFlagsTable(name: string): name is FlagsTable {
 /** DuckDB types used by the tables. DECIMAL keeps amounts and percentages exact end to end. */
 export type SqlType = 'VARCHAR' | 'DATE' | 'BIGINT' | 'INTEGER' | 'DECIMAL(18,2)' | 'DECIMAL(7,2)';
 
-export interface ColumnSpec {
-  name: string;
-  type: SqlType;
-  /** A required column is never null; the ingest refuses a file that lacks it. */
-  required: boolean;
+/** A required column is never null; the ingest refuses a file that lacks it. */
+export interface ColumnSpec extends BaseColumnSpec<SqlType> {
   description: string;
 }
 
-export interface TableSpec {
-  name: FlagsTable;
+export interface TableSpec extends BaseTableSpec<FlagsTable, ColumnSpec> {
   description: string;
   /** The column that dates a row: freshness and the scorecard windows read it. */
   dateColumn: string;
   /** Snapshot tables are replaced by each publish; event tables only grow. */
   kind: 'events' | 'snapshot';
-  columns: readonly ColumnSpec[];
 }
 
 const req = (name: string, type: SqlType, description: string): ColumnSpec => ({ name, type, required: true, description });

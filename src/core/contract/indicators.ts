@@ -3,6 +3,7 @@
  * tools, the generator, sync/ingest and the docs all read this module; nothing here touches I/O.
  * Choices where the spec says "not shown" are recorded in docs/decisions.md under "Indicators".
  */
+import type { ColumnSpec, TableSpec as BaseTableSpec } from './tables.js';
 
 // ---------------------------------------------------------------------------------------------
 // Categories
@@ -217,16 +218,9 @@ export interface SeriesResponse {
 // ---------------------------------------------------------------------------------------------
 // Local tables (schema `indicators`): the generator writes them, sync/ingest creates them from this.
 
-export interface ColumnSpec {
-  name: string;
-  /** DuckDB SQL type. */
-  type: 'VARCHAR' | 'DATE' | 'DOUBLE' | 'BIGINT' | 'INTEGER' | 'BOOLEAN';
-  required: boolean;
-}
+export type ColumnType = 'VARCHAR' | 'DATE' | 'DOUBLE' | 'BIGINT' | 'INTEGER' | 'BOOLEAN';
 
-export interface TableSpec {
-  name: TableName;
-  columns: readonly ColumnSpec[];
+export interface TableSpec extends BaseTableSpec<TableName, ColumnSpec<ColumnType>> {
   primaryKey: readonly string[];
   description: string;
 }

@@ -2,6 +2,7 @@
  * Mutual Fund NAV data contract (spec: mf-nav-api.md): the rows of the published files, the manifest,
  * and the local tables the sync engine builds from them. Endpoint parameters live in mf-params.ts.
  */
+import type { ColumnSpec, TableSpec } from './tables.js';
 
 /** Active means a NAV was published within this many days of the data's as-of date. */
 export const ACTIVE_WINDOW_DAYS = 45;
@@ -334,22 +335,12 @@ export interface Manifest {
 // ---------------------------------------------------------------------------------------------
 // Local tables (what sync builds as mf.<table>)
 
-export interface ColumnSpec {
-  name: string;
-  /** DuckDB SQL type of the local column. */
-  type: string;
-  /** A file missing a required column is schema drift that stops the ingest; others become NULL. */
-  required: boolean;
-}
-
-export interface LocalTable {
-  /** Local table name, used as `mf.<name>`. */
-  name: string;
+/** A local table, named `mf.<name>`. */
+export interface LocalTable extends TableSpec {
   /** Published dataset (file base name) it is built from. */
   source: string;
   /** File suffixes sync may ingest, best first. */
   formats: readonly string[];
-  columns: readonly ColumnSpec[];
 }
 
 const col = (name: string, type: string, required = false): ColumnSpec => ({ name, type, required });

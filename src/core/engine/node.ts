@@ -54,6 +54,8 @@ export class NodeEngine implements Engine {
   private constructor(
     readonly db: duckdb.DuckDBBindings,
     private readonly conn: duckdb.DuckDBConnection,
+    /** False for a connection from connect(): closing it must leave the database to its owner. */
+    private readonly ownsDb = true,
   ) {}
 
   static async open(opts: NodeEngineOptions = {}): Promise<NodeEngine> {
@@ -68,6 +70,15 @@ export class NodeEngine implements Engine {
     const conn = db.connect();
     conn.query(OFFLINE_SETTINGS);
     return new NodeEngine(db, conn);
+  }
+
+  /**
+   * Another connection to this database: the same attached catalogs, settings and SQL functions, but
+   * its own temp tables, temp views and prepared statements. A second front door (the desktop window
+   * beside the local server) gets one, so the temp state one builds cannot leak into the other's.
+   */
+  connect(): NodeEngine {
+    return new NodeEngine(this.db, this.db.connect(), false);
   }
 
   async all<T>(sql: string, params?: Param[]): Promise<T[]> {
@@ -135,6 +146,6 @@ export class NodeEngine implements Engine {
   async close(): Promise<void> {
     for (const sql of [...this.statements.keys()]) this.forget(sql);
     this.conn.close();
-    this.db.reset();
+    if (this.ownsDb) this.db.reset();
   }
 }

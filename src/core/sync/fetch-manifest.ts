@@ -1,7 +1,7 @@
 import { parseManifest, type ManifestBody } from './manifest.js';
 import { Refused, send, type Exchange } from './request.js';
 
-const MAX_MANIFEST_BYTES = 4 << 20;
+export const MAX_MANIFEST_BYTES = 4 << 20;
 
 export type ManifestResult =
   | { status: 'not_modified' }
@@ -24,7 +24,8 @@ export async function fetchManifest(x: Exchange, url: string, etag: string | nul
   return { status: 'fetched', etag: res.headers.get('etag'), body };
 }
 
-async function readCapped(res: Response, max: number): Promise<string> {
+/** The body as text, refused once it grows past `max` bytes (read chunk by chunk, never whole first). */
+export async function readCapped(res: Response, max: number): Promise<string> {
   const reader = res.body!.getReader();
   const parts: Uint8Array[] = [];
   let n = 0;

@@ -58,13 +58,15 @@ export async function ingestSource(ctx: IngestContext, src: IngestSource, extrac
   const { suffix } = src;
   if (extracted) return loadExtracted(ctx, src, extracted);
   if (suffix === 'parquet') return [await loadParquet(ctx, src)];
-  if (/^(csv|tsv)(\.gz)?$/.test(suffix)) return [await loadCsv(ctx, src, ctx.host.sqlPath(ctx.engine, src.store))];
-  if (/^(csv|tsv)\.zip$/.test(suffix)) {
+  if (/^(csv|tsv)$/.test(suffix)) return [await loadCsv(ctx, src, ctx.host.sqlPath(ctx.engine, src.store))];
+  const packed = /^(csv|tsv)\.(gz|zip)$/.exec(suffix);
+  if (packed) {
+    // Unpacked through the capped path, .gz too: read_csv would inflate a gzip bomb without a limit.
     // A name of its own per source: DuckDB-WASM keeps a handle per path, so a second file unpacked to
     // the same name would be read as the first one's (removed) bytes.
-    const tmp = `${ctx.scratchPrefix}${src.store.replace(/\.zip$/, '')}`;
+    const tmp = `${ctx.scratchPrefix}${src.store.replace(/\.(gz|zip)$/, '')}`;
     try {
-      await unpack(ctx.storage, src.store, tmp, { kind: 'zip', want: `.${suffix.slice(0, 3)}`, maxBytes: ctx.maxUnpackedBytes });
+      await unpack(ctx.storage, src.store, tmp, { kind: packed[2] as 'gz' | 'zip', want: `.${packed[1]}`, maxBytes: ctx.maxUnpackedBytes });
       return [await loadCsv(ctx, src, ctx.host.sqlPath(ctx.engine, tmp))];
     } finally {
       await ctx.storage.remove(tmp);

@@ -19,6 +19,12 @@ export interface ManifestBody {
 const MAX_NOTES = 50;
 const MAX_NOTE_CHARS = 2000;
 
+/** A conditional GET of a manifest, before parsing: the text on 200, null otherwise (304: unchanged). */
+export interface ManifestReply {
+  status: number;
+  text: string | null;
+}
+
 /**
  * Reads a manifest as untrusted JSON: every name checked (an unsafe one refuses the whole manifest,
  * since a publisher that lists one is not to be trusted with the rest), sizes and row counts checked.

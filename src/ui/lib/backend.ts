@@ -1,12 +1,17 @@
 import type { Engine } from '../../core/engine/engine.js';
 import type { Service } from '../../core/sync/datasets.js';
-import type { SyncEvent, SyncSummary } from '../../core/sync/progress.js';
+import type { SyncEvent } from '../../core/sync/progress.js';
+import type { SyncOutcome } from '../../core/sync/outcome.js';
 import type { StoreState } from '../../core/sync/state.js';
+import type { ManifestReply } from '../../core/sync/manifest.js';
+import type { AppConfig } from './config.svelte.js';
 import { BrowserBackend } from './browser-backend.js';
 import type { importAmfiText } from '../../core/amfi/import.js';
-
-export type AmfiImportResult = Awaited<ReturnType<typeof importAmfiText>>;
+import { DesktopBackend, desktopBridge } from './desktop-backend.js';
 import { engineState } from './engine.svelte.js';
+
+/** What an AMFI file import read (the core importer's summary). */
+export type AmfiImportResult = Awaited<ReturnType<typeof importAmfiText>>;
 
 /** One sync the user asked for: which datasets, from which base URLs. */
 export interface SyncRequest {
@@ -14,14 +19,7 @@ export interface SyncRequest {
   sources: Record<Service, string>;
 }
 
-/** How a sync ended. Failures of files and datasets are in the summary; `failed` is the sync itself. */
-export type SyncOutcome =
-  | { outcome: 'done'; summary: SyncSummary }
-  /** Stopped by `cancel()`: the previous data answers, partial downloads resume next time. */
-  | { outcome: 'cancelled' }
-  /** Refused: another sync of the same store is running (another tab, window or process). */
-  | { outcome: 'busy'; message: string }
-  | { outcome: 'failed'; message: string };
+export type { SyncOutcome } from '../../core/sync/outcome.js';
 
 /**
  * What the page hears: the sync engine's progress events for this window's sync, and `changed`
@@ -32,7 +30,7 @@ export type BackendEvent = SyncEvent | { type: 'changed' };
 /**
  * Where the app's data lives and who keeps it current, as the views see it. The browser's backend
  * syncs in a dedicated Web Worker into OPFS and queries DuckDB-WASM in another (browser-backend.ts);
- * the desktop shell can answer the same calls over IPC from its main process.
+ * the desktop's answers every call over IPC from Electron's main process (desktop-backend.ts).
  */
 export interface Backend {
   /** The query engine over the local store: every synced dataset attached as its schema. */
@@ -50,14 +48,27 @@ export interface Backend {
   importPrices(csv: string): Promise<number>;
   /** Imports one AMFI NAV text file into `user.amfi_nav` with the core's importer; what was read. */
   importAmfi(text: string, fileName: string): Promise<AmfiImportResult>;
+  /** A source's manifest asked with If-None-Match (the Data view's "is my copy current?"). */
+  fetchManifest(service: Service, base: string, etag: string | null): Promise<ManifestReply>;
+  /** The defaults the app starts from: the browser's served config.json, the desktop's settings. */
+  appConfig(): Promise<Partial<AppConfig>>;
 }
 
 let current: Backend | undefined;
 
-/** The app's one backend (the browser's; the desktop shell will install its IPC one here). */
+/** The app's one backend: the desktop's when Electron's preload exposed its bridge, else the browser's. */
 export function backend(): Backend {
-  current ??= new BrowserBackend(() => {
-    engineState.note = 'Almanac is open in another tab: this one answers once that tab is closed.';
-  });
+  const bridge = desktopBridge();
+  current ??= bridge
+    ? new DesktopBackend(bridge)
+    : new BrowserBackend(() => {
+        engineState.note = 'Almanac is open in another tab: this one answers once that tab is closed.';
+      });
   return current;
+}
+
+/** The desktop's backend when this page runs in the desktop app (its settings panel), else null. */
+export function desktopBackend(): DesktopBackend | null {
+  const b = backend();
+  return b instanceof DesktopBackend ? b : null;
 }

@@ -5,7 +5,10 @@ import type { Store } from '../../core/store/store.js';
 import { BROWSER_STORE, browserStoreParts, holdStore, openBrowserStore, type BrowserStoreParts } from '../../core/store/browser.js';
 import { parsePricesCsv, storePrices } from '../../core/services/compare/import.js';
 import { importAmfiText } from '../../core/amfi/import.js';
+import { manifestPath } from '../../core/contract/files.js';
+import type { ManifestReply } from '../../core/sync/manifest.js';
 import type { AmfiImportResult, Backend, BackendEvent, SyncOutcome, SyncRequest } from './backend.js';
+import type { AppConfig } from './config.svelte.js';
 import type { FromWorker, PauseAt, StoreChanged, ToWorker } from './sync-protocol.js';
 
 /**
@@ -85,6 +88,25 @@ export class BrowserBackend implements Backend {
   async importAmfi(text: string, fileName: string): Promise<AmfiImportResult> {
     const user = (await this.store()).user!;
     return user.mutate((engine) => importAmfiText(engine, text, fileName));
+  }
+
+  async fetchManifest(service: Service, base: string, etag: string | null): Promise<ManifestReply> {
+    const res = await fetch(`${base.replace(/\/+$/, '')}${manifestPath(service)}`, {
+      headers: etag ? { 'If-None-Match': etag } : {},
+      cache: 'no-store',
+    });
+    return { status: res.status, text: res.status === 200 ? await res.text() : null };
+  }
+
+  /** config.json, network-first through the service worker; `{}` offline on a first visit. */
+  async appConfig(): Promise<Partial<AppConfig>> {
+    try {
+      const res = await fetch('./config.json', { cache: 'no-cache' });
+      if (res.ok) return (await res.json()) as Partial<AppConfig>;
+    } catch {
+      // Offline on a first visit: no served defaults; the user can type the base URLs.
+    }
+    return {};
   }
 
   private call(m: Extract<ToWorker, { id: number }>): Promise<SyncOutcome | { outcome: 'deleted' }> {

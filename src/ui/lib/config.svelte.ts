@@ -1,3 +1,5 @@
+import { backend } from './backend.js';
+
 /** The three sources the app syncs from. `npm start` serves config.json naming its embedded publisher. */
 export interface Sources {
   indicators: string;
@@ -22,16 +24,12 @@ const KEY = 'almanac-sources';
 
 export const config = $state<{ value: AppConfig | null; defaults: Sources | null }>({ value: null, defaults: null });
 
-/** Loads config.json (network-first through the service worker); user edits override it. */
+/** Loads the served defaults (the browser's config.json, the desktop's settings); user edits override them. */
 export async function loadConfig(): Promise<AppConfig> {
-  let served: Partial<AppConfig> = {};
-  try {
-    const res = await fetch('./config.json', { cache: 'no-cache' });
-    if (res.ok) served = await res.json();
-  } catch {
-    // Offline on a first visit: no served defaults; the user can type the base URLs.
-  }
-  const fallback = location.origin;
+  const served = await backend().appConfig();
+  // A page on http(s) defaults to its own origin (`npm start` serves the publisher there too); the
+  // desktop window's app:// origin serves no data.
+  const fallback = /^https?:$/.test(location.protocol) ? location.origin : '';
   const defaults: Sources = {
     indicators: served.sources?.indicators ?? fallback,
     mf: served.sources?.mf ?? fallback,

@@ -1,7 +1,8 @@
 import { parseManifest, type ManifestBody } from '../../core/sync/manifest.js';
 import { SERVICE_DEFS, planFiles, type FormatChoice, type PlannedFile, type Service } from '../../core/sync/datasets.js';
-import { manifestPath, splitFileName } from '../../core/contract/files.js';
+import { splitFileName } from '../../core/contract/files.js';
 import type { DatasetState } from '../../core/sync/state.js';
+import { backend } from './backend.js';
 
 export type LocalState = 'absent' | 'current' | 'update' | 'unknown';
 
@@ -25,10 +26,7 @@ export async function checkSource(service: Service, base: string, stored: Datase
   const out: SourceCheck = { service, base, manifest: null, plan: [], offered: [], local: stored ? 'unknown' : 'absent', error: null };
   const sameSource = stored && stored.source_url === base.replace(/\/+$/, '');
   try {
-    const res = await fetch(`${base.replace(/\/+$/, '')}${manifestPath(service)}`, {
-      headers: sameSource && stored.manifest_etag ? { 'If-None-Match': stored.manifest_etag } : {},
-      cache: 'no-store',
-    });
+    const res = await backend().fetchManifest(service, base, sameSource ? stored.manifest_etag : null);
     if (res.status === 304) {
       out.local = 'current';
       // The plan is shown from what is stored, since the manifest body was not sent again.
@@ -36,8 +34,8 @@ export async function checkSource(service: Service, base: string, stored: Datase
       out.offered = out.plan.map((p) => ({ name: p.name, format: p.suffix, size: p.size, rows: p.rows }));
       return out;
     }
-    if (!res.ok) throw new Error(`manifest: HTTP ${res.status}`);
-    out.manifest = parseManifest(await res.text());
+    if (res.status !== 200 || res.text === null) throw new Error(`manifest: HTTP ${res.status}`);
+    out.manifest = parseManifest(res.text);
     out.plan = planFiles(SERVICE_DEFS[service], out.manifest.files, choice);
     out.offered = Object.entries(out.manifest.files)
       .map(([name, f]) => ({ name, format: splitFileName(name).suffix, size: f.size, rows: f.rows }))

@@ -4,15 +4,20 @@ import { backend } from './backend.js';
 /** `note`: why it is still starting (another tab holds the store). */
 export const engineState = $state<{ status: 'starting' | 'ready' | 'error'; error?: string; note?: string }>({ status: 'starting' });
 
-let ready: Promise<Engine> | undefined;
+let first: Promise<Engine> | undefined;
 
-/** The app's query engine: the backend's store, with every synced dataset attached. */
+/**
+ * The app's query engine: the backend's store, with every synced dataset attached. Asked of the
+ * backend on every call: the desktop's hands out a new engine after each change of the store, since
+ * the one before lost its temp views with the store it ran on (the browser's keeps its one).
+ */
 export function getEngine(): Promise<Engine> {
-  ready ??= backend().engine().then(
-    (engine) => {
+  const engine = backend().engine();
+  first ??= engine.then(
+    (e) => {
       engineState.status = 'ready';
       engineState.note = undefined;
-      return engine;
+      return e;
     },
     (err: unknown) => {
       engineState.status = 'error';
@@ -20,5 +25,5 @@ export function getEngine(): Promise<Engine> {
       throw err;
     },
   );
-  return ready;
+  return first.then(() => engine);
 }

@@ -4,12 +4,11 @@
  * the ingest's orchestration all run here, so the UI never blocks. The page's store (its own DuckDB
  * worker) is asked to re-attach at each switch before the old generation's files go.
  */
-import { Cancelled } from '../../core/sync/hooks.js';
-import { LockBusy, withLock } from '../../core/sync/lock.js';
+import { withLock } from '../../core/sync/lock.js';
+import { outcomeOf, type SyncOutcome } from '../../core/sync/outcome.js';
 import { sync } from '../../core/sync/sync.js';
 import { deleteDataset } from '../../core/sync/state.js';
 import { BROWSER_STORE, browserStoreParts } from '../../core/store/browser.js';
-import type { SyncOutcome } from './backend.js';
 import { initParquet } from './parquet.js';
 import type { FromWorker, PauseAt, StoreChanged, ToWorker } from './sync-protocol.js';
 
@@ -43,12 +42,6 @@ function pauseHook(p: PauseAt | undefined) {
     post({ type: 'paused', step: p.step });
     await new Promise(() => {});
   };
-}
-
-function outcomeOf(e: unknown): SyncOutcome {
-  if (e instanceof Cancelled) return { outcome: 'cancelled' };
-  if (e instanceof LockBusy) return { outcome: 'busy', message: e.message };
-  return { outcome: 'failed', message: e instanceof Error ? e.message : String(e) };
 }
 
 async function run(m: Extract<ToWorker, { op: 'sync' | 'delete' }>): Promise<SyncOutcome | { outcome: 'deleted' }> {

@@ -1,0 +1,147 @@
+import { tableFromIPC, type Table } from 'apache-arrow';
+import type { Engine, Param, Row } from '../../core/engine/engine.js';
+import type { Service } from '../../core/sync/datasets.js';
+import type { ManifestReply } from '../../core/sync/manifest.js';
+import type { SyncOutcome } from '../../core/sync/outcome.js';
+import type { StoreState } from '../../core/sync/state.js';
+import type { Channel, DesktopBridge, DesktopInfo } from '../../desktop/channels.js';
+import type { DesktopSettings } from '../../desktop/settings.js';
+import type { AmfiImportResult, Backend, BackendEvent, SyncRequest } from './backend.js';
+import type { AppConfig } from './config.svelte.js';
+
+/** The bridge electron/preload.cjs exposes, when this page runs in the desktop app. */
+export function desktopBridge(): DesktopBridge | null {
+  return (globalThis as { almanacDesktop?: DesktopBridge }).almanacDesktop ?? null;
+}
+
+/**
+ * Electron rejects an invoke with "Error invoking remote method 'ch': Error: message"; the user
+ * should read only the message the core gave.
+ */
+export function ipcMessage(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  return text.replace(/^Error invoking remote method '[^']*': /, '').replace(/^(\w*Error): /, '');
+}
+
+type Invoke = <T>(channel: Channel, args?: unknown) => Promise<T>;
+
+/**
+ * The desktop's backend: every call goes over the preload's bridge to the core in Electron's main
+ * process (src/desktop/core.ts), which holds the one store the window and the local server share.
+ */
+export class DesktopBackend implements Backend {
+  private readonly listeners = new Set<(e: BackendEvent) => void>();
+  private current: Engine | undefined;
+  private readonly invoke: Invoke;
+
+  constructor(bridge: DesktopBridge) {
+    this.invoke = async <T>(channel: Channel, args?: unknown) => {
+      try {
+        return (await bridge.invoke(channel, args)) as T;
+      } catch (e) {
+        throw new Error(ipcMessage(e));
+      }
+    };
+    bridge.onSyncProgress((e) => {
+      for (const l of this.listeners) l(e);
+    });
+  }
+
+  /** A new engine after each change: the main process reopened the store, and the window's temp views went with it. */
+  async engine(): Promise<Engine> {
+    this.current ??= ipcEngine(this.invoke);
+    return this.current;
+  }
+
+  status(): Promise<StoreState> {
+    return this.invoke('sync:status');
+  }
+
+  async sync(req: SyncRequest): Promise<SyncOutcome> {
+    try {
+      return await this.invoke<SyncOutcome>('sync:run', { only: [...req.only], sources: { ...req.sources } });
+    } catch (e) {
+      return { outcome: 'failed', message: e instanceof Error ? e.message : String(e) };
+    } finally {
+      this.current = undefined;
+    }
+  }
+
+  cancel(): void {
+    void this.invoke('sync:cancel');
+  }
+
+  subscribe(listener: (e: BackendEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async deleteDataset(service: Service): Promise<void> {
+    try {
+      await this.invoke('store:delete', { service });
+    } finally {
+      this.current = undefined;
+    }
+  }
+
+  async importPrices(csv: string): Promise<number> {
+    try {
+      return (await this.invoke<{ rows: number }>('store:import-prices', { csv })).rows;
+    } finally {
+      this.current = undefined;
+    }
+  }
+
+  async importAmfi(text: string, fileName: string): Promise<AmfiImportResult> {
+    try {
+      return await this.invoke<AmfiImportResult>('store:import-amfi', { text, fileName });
+    } finally {
+      this.current = undefined;
+    }
+  }
+
+  fetchManifest(service: Service, base: string, etag: string | null): Promise<ManifestReply> {
+    return this.invoke('source:manifest', { service, base, etag });
+  }
+
+  async appConfig(): Promise<Partial<AppConfig>> {
+    const { settings } = await this.settings();
+    const s = settings.source;
+    return s ? { sources: { indicators: s, mf: s, flags: s } } : {};
+  }
+
+  /** The desktop's own settings, the local server's state and where the data lives (the settings panel). */
+  settings(): Promise<DesktopInfo> {
+    return this.invoke('settings:get');
+  }
+
+  saveSettings(next: DesktopSettings): Promise<DesktopInfo> {
+    return this.invoke('settings:set', next);
+  }
+}
+
+/**
+ * An Engine whose SQL runs in the main process, on the window's own connection to the store. Arrow
+ * crosses as IPC stream bytes. What cannot cross (a JavaScript function, a file of this page) is
+ * refused with the reason.
+ */
+function ipcEngine(invoke: Invoke): Engine {
+  // Copied: IPC clones its arguments, and a view's reactive array (a Proxy) cannot be cloned.
+  const query = (sql: string, params?: Param[]) => ({ sql, params: params && [...params] });
+  return {
+    all: <T = Row>(sql: string, params?: Param[]) => invoke<T[]>('engine:all', query(sql, params)),
+    arrow: async (sql: string, params?: Param[]): Promise<Table> => tableFromIPC(await invoke<Uint8Array>('engine:arrow', query(sql, params))),
+    exec: async (sql: string) => {
+      await invoke('engine:exec', { sql });
+    },
+    insertArrowIPC: () => Promise.reject(new Error('the desktop app stores data through its main process (sync, import), not from the window')),
+    registerFile: () => Promise.reject(new Error('the desktop app reads files through its main process, not from the window')),
+    // SQL functions are the core's, registered in the main process when it opens the store; a
+    // function cannot cross IPC, so this only confirms the one asked for is there.
+    registerDoubleFunction: async (name: string) => {
+      const found = await invoke<unknown[]>('engine:all', { sql: 'SELECT 1 FROM duckdb_functions() WHERE function_name = ?', params: [name] });
+      if (found.length === 0) throw new Error(`the desktop core provides no SQL function ${name}`);
+    },
+    close: async () => {},
+  };
+}
