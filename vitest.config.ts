@@ -12,6 +12,7 @@ const LONGEST = [
   'test/e2e/app.test.ts',
   'test/reliability/malicious.test.ts',
   'test/reliability/network.test.ts',
+  'test/core/sync/drift.test.ts',
   'test/core/store/hazards.test.ts',
   'test/cli/sync.test.ts',
   'test/core/sync/sync.test.ts',
@@ -19,6 +20,10 @@ const LONGEST = [
   'test/core/sync/crash.test.ts',
   'test/core/compare/compare.test.ts',
   'test/reliability/fuzz.test.ts',
+  'test/core/mf/imported.test.ts',
+  'test/e2e/drift.test.ts',
+  'test/core/store/user.test.ts',
+  'test/gen/drift.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {

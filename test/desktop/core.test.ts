@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startPublisher, type Publisher } from '../../src/publisher/server.js';
 import { publishTiny } from '../helpers/tiny-data.js';
+import { amfiDailyFile } from '../helpers/amfi-file.js';
 import { startDesktopCore, type DesktopCore } from '../../src/desktop/core.js';
 import { ipcAnswerer } from '../../src/desktop/main-ipc.js';
 import type { DesktopInfo } from '../../src/desktop/channels.js';
@@ -131,6 +132,16 @@ describe('desktop core through its IPC handlers', () => {
     await expect(core.handle('store:import-prices', { csv: 'date,symbol,close\n2026-01-09,ACME,-1\n' })).rejects.toThrow(/line 2: close -1 must be positive/);
     expect(await count(core, 'SELECT count(*) AS n FROM user.prices')).toBe(10);
     await expect(core.handle('store:import-prices', { csv: 7 })).rejects.toThrow(/csv must be text/);
+
+    // An AMFI NAV file through the same door (the Data view's import card); a bad one changes nothing.
+    const amfi = amfiDailyFile('2026-11-16', [{ code: 100000, name: 'Sample Fund - Growth', isin: null, nav: '10.5000' }]);
+    const read = (await core.handle('store:import-amfi', { text: amfi, fileName: 'NAVAll-2026-11-16.txt' })) as { rows: number; layout: string };
+    expect(read).toMatchObject({ rows: 1, layout: 'daily', dates: ['2026-11-16'] });
+    expect(await count(core, "SELECT count(*) AS n FROM user.amfi_nav WHERE source_file = 'NAVAll-2026-11-16.txt'")).toBe(1);
+    await expect(core.handle('store:import-amfi', { text: 'not an AMFI file\n', fileName: 'x.txt' })).rejects.toThrow(/unrecognised AMFI header/);
+    await expect(core.handle('store:import-amfi', { text: amfi, fileName: '../x.txt' })).rejects.toThrow(/fileName must be a plain file name/);
+    expect(await count(core, 'SELECT count(*) AS n FROM user.amfi_nav')).toBe(1);
+    expect(await count(core, 'SELECT count(*) AS n FROM user.prices')).toBe(10);
 
     await expect(core.handle('store:delete', { service: '../state' })).rejects.toThrow(/service must be one of/);
     await core.handle('store:delete', { service: 'flags' });

@@ -12,6 +12,7 @@ import { RateLimiter, sleep as realSleep, type Sleep } from './limits.js';
 import { fetchManifest } from './fetch-manifest.js';
 import type { FileResult, SyncListener, SyncSummary } from './progress.js';
 import { fileState, files, type DatasetState, type SourceState, type StateStore } from './state.js';
+import { driftNotices, localSchemaVersion } from './drift.js';
 
 export interface SyncOptions {
   storage: Storage;
@@ -167,10 +168,14 @@ async function syncService(opts: Run, service: Service, summary: SyncSummary, co
   }
 
   const built = await build(opts, service, generation, sources, failed, summary);
+  const schema = { def, previous: prev, tables: built.tables, failed, manifest: manifest.body, now };
+  const drift = driftNotices(schema);
   const next: DatasetState = {
     service, generation, database: files.database(service, generation), source_url: base,
     manifest_etag: failed.length ? null : manifest.etag,
     generated_at: manifest.body.generated_at, schema_version: manifest.body.schema_version,
+    schema_changed: manifest.body.schema_changed, schema_notes: manifest.body.schema_notes,
+    local_schema_version: localSchemaVersion(schema, drift), drift,
     sources: built.sources, tables: built.tables,
     rows: Object.values(built.tables).reduce((n, t) => n + t.rows, 0),
     bytes: (await storage.size(files.database(service, generation))) ?? 0,
@@ -263,7 +268,7 @@ async function build(
   await storage.remove(`${name}.wal`).catch(() => undefined);
   return {
     sources: used,
-    tables: Object.fromEntries(Object.entries(tables).map(([t, l]) => [t, { rows: l.rows, file: l.file, columns: l.columns }])),
+    tables: Object.fromEntries(Object.entries(tables).map(([t, l]) => [t, { rows: l.rows, file: l.file, columns: l.columns, changes: l.changes }])),
   };
 }
 

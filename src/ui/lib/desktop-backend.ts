@@ -6,7 +6,7 @@ import type { SyncOutcome } from '../../core/sync/outcome.js';
 import type { StoreState } from '../../core/sync/state.js';
 import type { Channel, DesktopBridge, DesktopInfo } from '../../desktop/channels.js';
 import type { DesktopSettings } from '../../desktop/settings.js';
-import type { Backend, BackendEvent, SyncRequest } from './backend.js';
+import type { AmfiImportResult, Backend, BackendEvent, SyncRequest } from './backend.js';
 import type { AppConfig } from './config.svelte.js';
 
 /** The bridge electron/preload.cjs exposes, when this page runs in the desktop app. */
@@ -87,6 +87,14 @@ export class DesktopBackend implements Backend {
   async importPrices(csv: string): Promise<number> {
     try {
       return (await this.invoke<{ rows: number }>('store:import-prices', { csv })).rows;
+    } finally {
+      this.current = undefined;
+    }
+  }
+
+  async importAmfi(text: string, fileName: string): Promise<AmfiImportResult> {
+    try {
+      return await this.invoke<AmfiImportResult>('store:import-amfi', { text, fileName });
     } finally {
       this.current = undefined;
     }

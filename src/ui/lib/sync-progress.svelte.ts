@@ -1,5 +1,6 @@
 import type { SyncEvent } from '../../core/sync/progress.js';
 import type { Service } from '../../core/sync/datasets.js';
+import { refusalIn } from '../../core/sync/drift.js';
 
 /** What one file's row in the sync panel shows, folded from the sync engine's events. */
 export interface FileProgress {
@@ -125,6 +126,7 @@ function waitReason(reason: 'rate-limit' | 'retry-after' | 'backoff'): string {
 
 /** What the user can do about an error, in words. */
 export function advice(error: string): string {
+  if (refusalIn(error)) return "The publisher changed this file's layout in a way Almanac will not take; the previous copy keeps answering. The source's card says what changed.";
   if (/429|rate/i.test(error)) return 'The publisher is rate-limiting: wait a minute and press Sync again; finished files are kept.';
   if (/fetch|network|Failed to fetch|ECONN|unreachable/i.test(error)) return 'The source did not answer: check the base URL and your connection, then Sync again. Partial downloads resume.';
   if (/quota|QuotaExceeded|space/i.test(error)) return 'The browser ran out of storage: delete a dataset or allow persistent storage, then Sync again.';

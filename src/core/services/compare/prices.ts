@@ -1,11 +1,13 @@
 import type { Engine } from '../../engine/engine.js';
+import { importedNavsSql } from '../mf/imported.js';
 
 /**
  * Where compare reads prices: one view over whichever local price tables are attached. A symbol is
- * a market ticker (indicators.stock_prices, close), a scheme code or ISIN (mf.nav, NAV as price), or
- * an imported symbol (user.prices). When several sources hold the same name, the lowest `prio` wins:
- * the user's own import first, then market data, then NAVs. Non-positive prices are left out, since
- * a return needs a positive base (see docs/compare.md).
+ * a market ticker (indicators.stock_prices, close), a scheme code or ISIN (mf.nav, NAV as price, extended
+ * by the user's AMFI imports newer than the publisher's data), or an imported symbol (user.prices).
+ * When several sources hold the same name, the lowest `prio` wins: the user's own import first, then
+ * market data, then NAVs. Non-positive prices are left out, since a return needs a positive base (see
+ * docs/compare.md).
  */
 export interface PriceSource {
   /** A validated identifier: the view compare reads `symbol, date, close, prio` from. */
@@ -20,7 +22,14 @@ interface SourceDef {
   database: string;
   table: string;
   select: string;
+  /** Used only when this other table is attached too (`needs`), or only when it is not (`unless`). */
+  needs?: string;
+  unless?: string;
 }
+
+/** AMFI NAVs as prices of their scheme code and ISIN, at the NAVs' priority: they extend that history. */
+const amfi = (withPublisher: boolean) =>
+  `SELECT symbol, date, nav AS close, 3 AS prio FROM (SELECT unnest([CAST(scheme_code AS VARCHAR), isin]) AS symbol, date, nav FROM (${importedNavsSql(withPublisher)})) WHERE symbol IS NOT NULL`;
 
 /** Identifiers here are constants, never input. */
 const SOURCES: readonly SourceDef[] = [
@@ -28,6 +37,8 @@ const SOURCES: readonly SourceDef[] = [
   { database: 'indicators', table: 'stock_prices', select: 'SELECT symbol, CAST(date AS DATE) AS date, CAST(close AS DOUBLE) AS close, 2 AS prio FROM indicators.stock_prices' },
   { database: 'mf', table: 'nav', select: 'SELECT CAST(scheme_code AS VARCHAR) AS symbol, CAST(date AS DATE) AS date, CAST(nav AS DOUBLE) AS close, 3 AS prio FROM mf.nav' },
   { database: 'mf', table: 'nav', select: 'SELECT isin AS symbol, CAST(date AS DATE) AS date, CAST(nav AS DOUBLE) AS close, 3 AS prio FROM mf.nav WHERE isin IS NOT NULL' },
+  { database: 'user', table: 'amfi_nav', needs: 'mf.latest', select: amfi(true) },
+  { database: 'user', table: 'amfi_nav', unless: 'mf.latest', select: amfi(false) },
 ];
 
 /** Sources whose symbols can serve as a benchmark (NAV schemes are too many to list). */
@@ -42,7 +53,9 @@ const views = new WeakMap<Engine, string>();
 /** (Re)creates the view over the tables attached right now; cheap, so each request calls it. */
 export async function openPriceSource(engine: Engine): Promise<PriceSource> {
   const attached = new Set((await engine.all<{ db: string; table_name: string }>(SQL_ATTACHED)).map((r) => `${r.db}.${r.table_name}`));
-  const present = SOURCES.filter((s) => attached.has(`${s.database}.${s.table}`));
+  const present = SOURCES.filter(
+    (s) => attached.has(`${s.database}.${s.table}`) && (!s.needs || attached.has(s.needs)) && (!s.unless || !attached.has(s.unless)),
+  );
   const body = present.length
     ? present.map((s) => `SELECT * FROM (${s.select}) WHERE close > 0`).join('\nUNION ALL\n')
     : 'SELECT NULL::VARCHAR AS symbol, NULL::DATE AS date, NULL::DOUBLE AS close, NULL::INTEGER AS prio WHERE false';
