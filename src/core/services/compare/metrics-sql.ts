@@ -1,6 +1,6 @@
 import type { Engine } from '../../engine/engine.js';
 import type { PriceSource } from './prices.js';
-import { NORM_CDF_UDF, NORM_PPF_05, ensureNormCdf } from './normal.js';
+import { NORM_CDF, NORM_CDF_MACROS, NORM_PPF_05 } from './normal.js';
 
 /**
  * Every figure quantstats 0.0.81 computes for one symbol, in ONE statement over all requested
@@ -127,7 +127,7 @@ moments AS (
 ),
 shape AS (
   SELECT symbol, skew, kurt,
-    ${NORM_CDF_UDF}((sh - x.rf) / CASE WHEN v >= 0 THEN sqrt(v) END) AS psr
+    ${NORM_CDF}((sh - x.rf) / CASE WHEN v >= 0 THEN sqrt(v) END) AS psr
   FROM (SELECT *, (1 + (0.5 * sh * sh) - (skew * sh) + (((kurt - 3) / 4) * sh * sh)) / (n - 1) AS v FROM moments), x
 ),
 -- autocorrelation penalty (Smart Sharpe/Sortino) of the prepared (excess) returns
@@ -310,7 +310,7 @@ const SET_REQUEST = `INSERT INTO compare_request
 
 /** One request at a time per engine: the request table is shared by the requests on that engine. */
 const queues = new WeakMap<Engine, Promise<unknown>>();
-const requestTables = new WeakSet<Engine>();
+const setUp = new WeakSet<Engine>();
 
 /**
  * Runs the statement for all symbols at once; one row per distinct requested symbol. The request's
@@ -324,10 +324,10 @@ export async function computeMetricRows(
   p: { symbols: string[]; start_date: string; end_date: string; benchmark: string; risk_free_rate: number },
 ): Promise<Map<string, MetricsRow>> {
   const run = async () => {
-    await ensureNormCdf(engine);
-    if (!requestTables.has(engine)) {
+    if (!setUp.has(engine)) {
       await engine.exec(CREATE_REQUEST);
-      requestTables.add(engine);
+      await engine.exec(NORM_CDF_MACROS);
+      setUp.add(engine);
     }
     await engine.exec('DELETE FROM compare_request');
     await engine.all(SET_REQUEST, [p.start_date, p.end_date, p.risk_free_rate, p.benchmark, p.symbols.join(',')]);
