@@ -71,6 +71,13 @@ function cagr(prod: number, count: number): number {
   return Math.abs(prod - 1 + 1) ** (1 / (count / 252)) - 1;
 }
 
+/** quantstats' _autocorr_penalty: sqrt(1 + 2 Σ_{k=1}^{n-1} (n-k)/n · coef^k), coef the lag-1 autocorrelation. */
+function autocorrPenalty(coef: number, n: number): number {
+  let sum = 0;
+  for (let k = 1; k < n; k++) sum += ((n - k) / n) * coef ** k;
+  return Math.sqrt(1 + 2 * (Number.isNaN(sum) ? 0 : sum));
+}
+
 /** Python round-half-even of a float mean, as numpy's round does. */
 function roundHalfEven(x: number): number {
   const r = Math.round(x);
@@ -83,7 +90,7 @@ function metrics(row: MetricsRow, p: CompareParams): AllMetrics {
   const rf = p.risk_free_rate;
   const stdR = Math.sqrt(g('m2') / (n - 1));
   const stdE = Math.sqrt(g('ve') / (n - 1));
-  const penalty = g('penalty');
+  const penalty = autocorrPenalty(g('coef'), n);
   const comp = g('prod_r') - 1;
   const cagrAll = cagr(g('prod_r'), n);
   const exposure = Math.ceil((g('nz') / n) * 100) / 100;
