@@ -54,13 +54,22 @@ export async function openPriceSource(engine: Engine): Promise<PriceSource> {
   return { relation: VIEW, tables: [...new Set(present.map((s) => `${s.database}.${s.table}`))] };
 }
 
-/** Symbols a benchmark can be: imported and market symbols, sorted. */
-export async function availableBenchmarks(engine: Engine, source: PriceSource): Promise<string[]> {
+export interface ListedSymbol {
+  symbol: string;
+  origin: 'imported' | 'market';
+}
+
+/** Imported and market symbols, sorted; these can serve as a benchmark (NAV schemes are too many to list). */
+export async function listedSymbols(engine: Engine, source: PriceSource): Promise<ListedSymbol[]> {
   if (!source.tables.some((t) => BENCHMARK_TABLES.has(t))) return [];
-  const rows = await engine.all<{ symbol: string }>(
-    `SELECT DISTINCT symbol FROM ${source.relation} WHERE prio <= 2 ORDER BY symbol LIMIT 200`,
+  const rows = await engine.all<{ symbol: string; prio: number }>(
+    `SELECT symbol, min(prio) AS prio FROM ${source.relation} WHERE prio <= 2 GROUP BY symbol ORDER BY symbol LIMIT 200`,
   );
-  return rows.map((r) => r.symbol);
+  return rows.map((r) => ({ symbol: r.symbol, origin: r.prio === 1 ? 'imported' : 'market' }));
+}
+
+export async function availableBenchmarks(engine: Engine, source: PriceSource): Promise<string[]> {
+  return (await listedSymbols(engine, source)).map((s) => s.symbol);
 }
 
 export async function symbolExists(engine: Engine, source: PriceSource, symbol: string): Promise<boolean> {
