@@ -93,11 +93,12 @@ function metrics(row: MetricsRow, p: CompareParams): AllMetrics {
   const penalty = autocorrPenalty(g('coef'), n);
   const comp = g('prod_r') - 1;
   const cagrAll = cagr(g('prod_r'), n);
-  const exposure = Math.ceil((g('nz') / n) * 100) / 100;
+  const nz = g('npos') + g('nneg');
+  const exposure = Math.ceil((nz / n) * 100) / 100;
   const downside = Math.sqrt(g('e_down') / n);
   const sortino = (div(g('me'), downside) * SQRT252);
   const smartSortino = div(g('me'), downside * penalty) * SQRT252;
-  const winRate = g('nz') === 0 ? 0 : g('npos') / g('nz');
+  const winRate = nz === 0 ? 0 : g('npos') / nz;
   const avgWin = g('avg_win');
   const avgLoss = g('avg_loss');
   const payoff = avgLoss === 0 || Number.isNaN(avgLoss) ? Number.NaN : avgWin / Math.abs(avgLoss);
@@ -125,10 +126,13 @@ function metrics(row: MetricsRow, p: CompareParams): AllMetrics {
   const rVal = rDen === 0 ? 0 : Math.min(1, Math.max(-1, g('cxy') / n / rDen));
   const treynor = beta === 0 ? 0 : (comp - rf) / beta;
   const stdDiff = Math.sqrt(g('vdf') / (n - 1));
-  const wc = g('nwin0');
+  // profit_ratio: the mean of the non-negative days and of the negative days, each over its count again
+  const wc = n - g('nneg');
   const lc = g('nneg');
-  const lossRatio = lc === 0 ? Number.NaN : Math.abs(g('avg_neg') / lc);
-  const profitRatio = wc === 0 ? 0 : lc === 0 || lossRatio === 0 ? Number.NaN : Math.abs(g('avg_win0') / wc) / lossRatio;
+  const avgNeg = lc === 0 ? Number.NaN : g('sum_neg') / lc;
+  const avgWin0 = wc === 0 ? Number.NaN : winsSum / wc;
+  const lossRatio = lc === 0 ? Number.NaN : Math.abs(avgNeg / lc);
+  const profitRatio = wc === 0 ? 0 : lc === 0 || lossRatio === 0 ? Number.NaN : Math.abs(avgWin0 / wc) / lossRatio;
   const ePos = Number.isNaN(g('e_pos')) ? 0 : g('e_pos');
   const eNeg = -1 * (Number.isNaN(g('e_neg')) ? 0 : g('e_neg'));
   const cumStr = pyFormatComma2(comp * 1);
@@ -182,8 +186,8 @@ function metrics(row: MetricsRow, p: CompareParams): AllMetrics {
     ['Common Sense Ratio', profitFactor * tail],
     ['CPC Index', profitFactor * winRate * payoff],
     ['Tail Ratio', tail],
-    ['Outlier Win Ratio', div(g('q99'), g('avg_win0'))],
-    ['Outlier Loss Ratio', div(g('q01'), g('avg_neg'))],
+    ['Outlier Win Ratio', div(g('q99'), avgWin0)],
+    ['Outlier Loss Ratio', div(g('q01'), avgNeg)],
     ['MTD', g('p_mtd') - 1],
     ['3M', g('p_3m') - 1],
     ['6M', g('p_6m') - 1],
