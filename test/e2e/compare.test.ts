@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)('compare e2e (built app, Chromium, DuckDB-WASM wor
     await page.getByRole('button', { name: 'Sync', exact: true }).waitFor({ timeout: 240_000 });
 
     await page.goto(`${app.url}#/compare`);
-    await page.getByText(/market symbols/).waitFor({ timeout: 30_000 });
+    await page.getByText(/Available: \d+ market symbols/).waitFor({ timeout: 30_000 });
     await screenshot(page, 'compare-empty');
     await page.getByText('Import your own prices').click();
     await page.locator('input[type=file]').setInputFiles(csvFile);
