@@ -11,27 +11,35 @@ const SLOTS = Array.from({ length: MAX_SYMBOLS }, (_, k) => k + 1);
  * (`OVER ()`: no partition, no sort) over the slot's rows, which `al` holds in date order, and a
  * streaming aggregate updates its state one row at a time: the cumulative product multiplies strictly
  * left to right, as numpy's cumprod does (a price back exactly at its old peak must give a drawdown of
- * exactly 0, and the reference data has such days). `d0` lets the statement check that order.
+ * exactly 0, and the reference data has such days). The days `_match_dates` drops (`keep` false, all
+ * before the first kept day) pass through the windows without counting and are dropped after them:
+ * filtering first would make DuckDB join on the date and lose the order. `d0` lets the statement
+ * check that order.
  */
 function perSlot(k: number): string {
-  return `  SELECT *, max(CASE WHEN dd = 0 THEN i ELSE 0 END) OVER (ROWS UNBOUNDED PRECEDING) AS zi,
-    ddb < 0 AND (i = 1 OR lag(ddb) OVER () = 0) AS start_b
-  FROM (
-    SELECT *, pr / greatest(1.0, max(pr) OVER (ROWS UNBOUNDED PRECEDING)) - 1 AS dd,
-      pb / greatest(1.0, max(pb) OVER (ROWS UNBOUNDED PRECEDING)) - 1 AS ddb,
-      max(CASE WHEN i = 1 OR sign(r) <> sg0 THEN i END) OVER (ROWS UNBOUNDED PRECEDING) AS runstart
+  return `  SELECT * EXCLUDE (keep) FROM (
+    SELECT *, max(CASE WHEN dd = 0 THEN i ELSE 0 END) OVER (ROWS UNBOUNDED PRECEDING) AS zi,
+      ddb < 0 AND (i = 1 OR lag(ddb) OVER () = 0) AS start_b
     FROM (
-      SELECT *, 1 + (product(1 + r) OVER (ROWS UNBOUNDED PRECEDING) - 1) AS pr,
-        1 + (product(1 + b) OVER (ROWS UNBOUNDED PRECEDING) - 1) AS pb,
-        row_number() OVER () AS i, lag(d) OVER () AS d0, lag(e) OVER () AS e0, lag(sign(r)) OVER () AS sg0
+      SELECT *, pr / greatest(1.0, max(pr) OVER (ROWS UNBOUNDED PRECEDING)) - 1 AS dd,
+        pb / greatest(1.0, max(pb) OVER (ROWS UNBOUNDED PRECEDING)) - 1 AS ddb,
+        max(CASE WHEN i = 1 OR sign(r) <> sg0 THEN i END) OVER (ROWS UNBOUNDED PRECEDING) AS runstart
       FROM (
-        -- the slot's days from the later first non-zero return on, and its benchmark column
-        SELECT al.slot, al.d, al.r, CASE WHEN g.same THEN al.bret ELSE al.b_re END AS b, al.r - x.rfd AS e, g.* EXCLUDE (slot, same, loc)
-        FROM al, (SELECT * FROM ag WHERE slot = ${k}) g, x WHERE al.slot = ${k} AND al.d >= g.loc
-        ORDER BY al.d
+        SELECT *, 1 + (product(1 + r) FILTER (keep) OVER (ROWS UNBOUNDED PRECEDING) - 1) AS pr,
+          1 + (product(1 + b) FILTER (keep) OVER (ROWS UNBOUNDED PRECEDING) - 1) AS pb,
+          count(*) FILTER (keep) OVER (ROWS UNBOUNDED PRECEDING) AS i,
+          CASE WHEN lag(keep) OVER () THEN lag(d) OVER () END AS d0,
+          CASE WHEN lag(keep) OVER () THEN lag(e) OVER () END AS e0,
+          CASE WHEN lag(keep) OVER () THEN lag(sign(r)) OVER () END AS sg0
+        FROM (
+          -- the slot's days, whether _match_dates keeps each, and its benchmark column
+          SELECT al.slot, al.d, al.r, CASE WHEN g.same THEN al.bret ELSE al.b_re END AS b, al.r - x.rfd AS e,
+            al.d >= g.loc AS keep, g.* EXCLUDE (slot, same, loc)
+          FROM al, (SELECT * FROM ag WHERE slot = ${k}) g, x WHERE al.slot = ${k}
+        )
       )
     )
-  )`;
+  ) WHERE keep`;
 }
 
 /** numpy's quantile, method 'linear': virtual index (n-1)·q, lerp from the nearer end. */
