@@ -8,7 +8,7 @@ import {
   type MetricValue,
   type SymbolEntry,
 } from '../../contract/compare.js';
-import { availableBenchmarks, symbolExists, type PriceSource } from './prices.js';
+import { availableBenchmarks, type PriceSource } from './prices.js';
 import { computeMetricRows, type MetricsRow } from './metrics-sql.js';
 import { cleanNumber, cleanString, numpyRound2, pyFormatComma2, pyRound2, pyStr } from './format.js';
 
@@ -18,7 +18,8 @@ import { cleanNumber, cleanString, numpyRound2, pyFormatComma2, pyRound2, pyStr 
  * only combines the aggregates the way quantstats' formulas do and applies its formatting.
  */
 export async function compare(engine: Engine, params: CompareParams, source: PriceSource): Promise<CompareResponse> {
-  if (!(await symbolExists(engine, source, params.benchmark))) {
+  const { benchmarkKnown, rows } = await computeMetricRows(engine, source, params);
+  if (!benchmarkKnown) {
     const available = await availableBenchmarks(engine, source);
     throw new CompareError(
       404,
@@ -30,7 +31,6 @@ export async function compare(engine: Engine, params: CompareParams, source: Pri
       available,
     );
   }
-  const rows = await computeMetricRows(engine, source, params);
   const symbols = params.symbols.map((symbol) => entry(symbol, rows.get(symbol)!, params));
   return {
     success: symbols.some((s) => s.success),

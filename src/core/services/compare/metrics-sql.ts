@@ -244,8 +244,9 @@ req AS (
   FROM (SELECT unnest(syms) AS symbol, generate_subscripts(syms, 1) AS slot FROM p) r, x, best
 ),
 tdays AS (SELECT slot, count(*) AS trading_days FROM rt WHERE slot > 0 GROUP BY slot)
--- the parts, one row each per symbol: computeMetricRows puts each symbol's together
-FROM req
+-- the parts, one row each per symbol: computeMetricRows puts each symbol's together (slot 0: the benchmark)
+SELECT 0 AS slot, map_contains(best.prio, p.bench) AS bench_known FROM p, best
+UNION ALL BY NAME FROM req
 UNION ALL BY NAME FROM tdays
 UNION ALL BY NAME SELECT * EXCLUDE (rs, dds, first_d, last_d), least(dd_min, 0) AS maxdd_all,
   strftime(first_d, '%Y-%m-%d') AS start_period, strftime(last_d, '%Y-%m-%d') AS end_period FROM one
@@ -261,10 +262,10 @@ export type MetricsRow = Record<string, unknown> & {
   trading_days: number;
 };
 
-const CREATE_REQUEST =
-  'CREATE TEMP TABLE IF NOT EXISTS compare_request (start_d DATE, end_d DATE, rf DOUBLE, bench VARCHAR, syms VARCHAR[])';
-const SET_REQUEST = `INSERT INTO compare_request
-  SELECT CAST(? AS DATE), CAST(? AS DATE), CAST(? AS DOUBLE), CAST(? AS VARCHAR), string_split(CAST(? AS VARCHAR), ',')`;
+const CREATE_REQUEST = `CREATE TEMP TABLE IF NOT EXISTS compare_request AS
+  SELECT NULL::DATE AS start_d, NULL::DATE AS end_d, NULL::DOUBLE AS rf, NULL::VARCHAR AS bench, NULL::VARCHAR[] AS syms`;
+const SET_REQUEST = `UPDATE compare_request SET start_d = CAST(? AS DATE), end_d = CAST(? AS DATE), rf = CAST(? AS DOUBLE),
+  bench = CAST(? AS VARCHAR), syms = string_split(CAST(? AS VARCHAR), ',')`;
 
 /** One request at a time per engine: the request table is shared by the requests on that engine. */
 const queues = new WeakMap<Engine, Promise<unknown>>();
@@ -272,7 +273,7 @@ const setUp = new WeakSet<Engine>();
 
 /**
  * Runs the statement for all symbols at once and puts each symbol's parts together: one row per
- * distinct requested symbol, keyed by symbol. The request's
+ * distinct requested symbol, keyed by symbol, and whether the benchmark has prices. The request's
  * values go into a one-row temp table and the statement itself takes no parameters: DuckDB re-plans a
  * prepared statement that has parameters on every execution (measured: as costly as ~25% of the run),
  * while a parameter-free one, prepared once (`engine.all(sql, [])`), runs as planned.
@@ -281,14 +282,13 @@ export async function computeMetricRows(
   engine: Engine,
   source: PriceSource,
   p: { symbols: string[]; start_date: string; end_date: string; benchmark: string; risk_free_rate: number },
-): Promise<Map<string, MetricsRow>> {
+): Promise<{ benchmarkKnown: boolean; rows: Map<string, MetricsRow> }> {
   const run = async () => {
     if (!setUp.has(engine)) {
       await engine.exec(CREATE_REQUEST);
       await engine.exec(NORM_CDF_MACROS);
       setUp.add(engine);
     }
-    await engine.exec('DELETE FROM compare_request');
     // distinct, in order: the slots of the per-symbol pipelines
     await engine.all(SET_REQUEST, [p.start_date, p.end_date, p.risk_free_rate, p.benchmark, [...new Set(p.symbols)].join(',')]);
     return engine.all<Record<string, unknown>>(METRICS_SQL.replace('{prices}', source.relation), []);
@@ -306,5 +306,8 @@ export async function computeMetricRows(
   const rows = [...bySlot.values()].filter((r): r is MetricsRow => typeof r.symbol === 'string');
   // the per-symbol pipelines rely on rows arriving in date order; never compute on any other order
   if (rows.some((r) => r.in_order === false)) throw new Error('compare: DuckDB delivered a series out of date order');
-  return new Map(rows.map((r) => [r.symbol, { ...r, known: r.known === true, trading_days: (r.trading_days as number | undefined) ?? 0 }]));
+  return {
+    benchmarkKnown: bySlot.get(0)?.bench_known === true,
+    rows: new Map(rows.map((r) => [r.symbol, { ...r, known: r.known === true, trading_days: (r.trading_days as number | undefined) ?? 0 }])),
+  };
 }

@@ -71,8 +71,3 @@ export async function listedSymbols(engine: Engine, source: PriceSource): Promis
 export async function availableBenchmarks(engine: Engine, source: PriceSource): Promise<string[]> {
   return (await listedSymbols(engine, source)).map((s) => s.symbol);
 }
-
-export async function symbolExists(engine: Engine, source: PriceSource, symbol: string): Promise<boolean> {
-  const rows = await engine.all(`SELECT 1 FROM ${source.relation} WHERE symbol = ? LIMIT 1`, [symbol]);
-  return rows.length > 0;
-}
