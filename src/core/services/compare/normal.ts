@@ -50,6 +50,6 @@ CREATE OR REPLACE TEMP MACRO almanac_erfc_pos(y) AS
 CREATE OR REPLACE TEMP MACRO ${NORM_CDF}(z) AS
   CASE WHEN isnan(CAST(z AS DOUBLE)) THEN CAST(z AS DOUBLE)
        WHEN abs(z) * ${SQRT1_2} <= 4.6875e-1 THEN 0.5e0 + 0.5e0 * almanac_erf_small(z * ${SQRT1_2})
-       WHEN z < 0 THEN 0.5e0 * almanac_erfc_pos(-z * ${SQRT1_2})
-       ELSE 1e0 - 0.5e0 * almanac_erfc_pos(z * ${SQRT1_2}) END;
+       -- t = erfc(|z|/√2)/2: Φ(z) = t below 0 and 1 - t above, written without a second copy of t
+       ELSE CAST(z >= 0 AS DOUBLE) + (1e0 - 2e0 * CAST(z >= 0 AS DOUBLE)) * (0.5e0 * almanac_erfc_pos(abs(z) * ${SQRT1_2})) END;
 `;
