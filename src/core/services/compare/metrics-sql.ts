@@ -69,12 +69,13 @@ WITH
 p AS (SELECT * FROM compare_request),
 -- _prepare_returns subtracts rf only when rf > 0, de-annualised over 252 periods
 x AS (SELECT rf, CASE WHEN rf > 0 THEN pow(1 + rf, 1.0 / 252) - 1 ELSE 0 END AS rfd FROM p),
+wanted AS (SELECT unnest(list_distinct(syms || [bench])) AS symbol FROM p),
 -- every row of the requested symbols and the benchmark, all dates (which source holds a name is
--- decided over all of them); k is the slot of a requested symbol
+-- decided over all of them), each source read on its own key; k is the slot of a requested symbol
 src AS MATERIALIZED (
   SELECT v.symbol, v.date AS d, v.close, v.prio, list_position(p.syms, v.symbol) AS k, v.symbol = p.bench AS is_b,
     v.date BETWEEN p.start_d AND p.end_d AS in_win
-  FROM {prices} v, p WHERE v.symbol = p.bench OR list_contains(p.syms, v.symbol)
+  FROM ({rows}) v, p
 ),
 best AS (SELECT map_from_entries(list((symbol, prio))) AS prio FROM (SELECT symbol, min(prio) AS prio FROM src GROUP BY symbol)),
 win AS MATERIALIZED (SELECT src.k, src.is_b, src.d, src.close FROM src, best WHERE src.in_win AND src.prio = best.prio[src.symbol]),
@@ -291,7 +292,7 @@ export async function computeMetricRows(
     }
     // distinct, in order: the slots of the per-symbol pipelines
     await engine.all(SET_REQUEST, [p.start_date, p.end_date, p.risk_free_rate, p.benchmark, [...new Set(p.symbols)].join(',')]);
-    return engine.all<Record<string, unknown>>(METRICS_SQL.replace('{prices}', source.relation), []);
+    return engine.all<Record<string, unknown>>(METRICS_SQL.replace('{rows}', source.rowsOf('wanted')), []);
   };
   const done = (queues.get(engine) ?? Promise.resolve()).then(run, run);
   queues.set(engine, done.catch(() => undefined));
