@@ -12,22 +12,23 @@ const SLOTS = Array.from({ length: MAX_SYMBOLS }, (_, k) => k + 1);
  * streaming aggregate updates its state one row at a time: the cumulative product multiplies strictly
  * left to right, as numpy's cumprod does (a price back exactly at its old peak must give a drawdown of
  * exactly 0, and the reference data has such days). The days `_match_dates` drops (`keep` false, all
- * before the first kept day) pass through the windows without counting and are dropped after them:
+ * before the first kept day) pass through the windows, ignored by them, and are dropped after them:
  * filtering first would make DuckDB join on the date and lose the order. `d0` lets the statement
  * check that order.
  */
 function perSlot(k: number): string {
   return `  SELECT * EXCLUDE (keep) FROM (
     SELECT *, max(CASE WHEN dd = 0 THEN i ELSE 0 END) OVER (ROWS UNBOUNDED PRECEDING) AS zi,
-      ddb < 0 AND (i = 1 OR lag(ddb) OVER () = 0) AS start_b
+      ddb < 0 AND (day_one OR lag(ddb) OVER () = 0) AS start_b
     FROM (
       SELECT *, pr / greatest(1.0, max(pr) OVER (ROWS UNBOUNDED PRECEDING)) - 1 AS dd,
         pb / greatest(1.0, max(pb) OVER (ROWS UNBOUNDED PRECEDING)) - 1 AS ddb,
-        max(CASE WHEN i = 1 OR sign(r) <> sg0 THEN i END) OVER (ROWS UNBOUNDED PRECEDING) AS runstart
+        max(CASE WHEN day_one OR sign(r) <> sg0 THEN i END) OVER (ROWS UNBOUNDED PRECEDING) AS runstart
       FROM (
         SELECT *, 1 + (product(1 + r) FILTER (keep) OVER (ROWS UNBOUNDED PRECEDING) - 1) AS pr,
           1 + (product(1 + b) FILTER (keep) OVER (ROWS UNBOUNDED PRECEDING) - 1) AS pb,
-          count(*) FILTER (keep) OVER (ROWS UNBOUNDED PRECEDING) AS i,
+          -- a day's position (differences only; the dropped days come first) and the first kept day
+          row_number() OVER () AS i, keep AND lag(keep) OVER () IS NOT TRUE AS day_one,
           CASE WHEN lag(keep) OVER () THEN lag(d) OVER () END AS d0,
           CASE WHEN lag(keep) OVER () THEN lag(e) OVER () END AS e0,
           CASE WHEN lag(keep) OVER () THEN lag(sign(r)) OVER () END AS sg0
@@ -128,7 +129,7 @@ ${SLOTS.map(perSlot).join('\nUNION ALL\n')}
 ),
 -- single-pass figures
 one AS (
-  SELECT slot, count(*) AS n, min(d) AS first_d, max(d) AS last_d, bool_and(i = 1 OR d > d0) AS in_order,
+  SELECT slot, count(*) AS n, min(d) AS first_d, max(d) AS last_d, bool_and(day_one OR d > d0) AS in_order,
     fsum(r) / count(*) AS mr, fsum(b) / count(*) AS mb, fsum(e) / count(*) AS me, fsum(r - b) / count(*) AS mdf,
     min(r) AS rmin, max(r) AS rmax,
     fsum(e) FILTER (e > 0) AS e_pos, fsum(e) FILTER (e < 0) AS e_neg,
@@ -151,7 +152,7 @@ one AS (
     coalesce(max(i - runstart + 1) FILTER (r < 0), 0) AS max_losses,
     min(dd) AS dd_min, fsum(dd * dd) AS dd_sq, fsum(dd) / count(*) AS dd_mean,
     -- drawdown_details: a series that opens in a drawdown has that period only if another starts later
-    count(*) FILTER (start_b) > 1 OR (count(*) FILTER (start_b) = 1 AND NOT bool_or(i = 1 AND ddb < 0)) AS bench_has_dd,
+    count(*) FILTER (start_b) > 1 OR (count(*) FILTER (start_b) = 1 AND NOT bool_or(day_one AND ddb < 0)) AS bench_has_dd,
     list(r) AS rs, list(dd) AS dds
   FROM ser GROUP BY slot
 ),
@@ -207,13 +208,13 @@ two AS (
 -- drawdown periods: the days in a drawdown after the same last peak (key -1: the days at a peak)
 periods AS (
   SELECT slot, CASE WHEN dd < 0 THEN zi ELSE -1 END AS pk, min(d) AS p_start, max(d) AS p_end, min(dd) AS p_min,
-    min(i) AS first_i, date_diff('day', min(d), max(d)) + 1 AS days
+    bool_or(day_one) AS opening, date_diff('day', min(d), max(d)) + 1 AS days
   FROM ser GROUP BY ALL
 ),
 ddstat AS (
   SELECT slot,
     -- drawdown_details: a series that opens in a drawdown has that period only if another starts later
-    CASE WHEN count(*) FILTER (pk >= 0) = 1 AND min(first_i) FILTER (pk >= 0) = 1 THEN 0 ELSE count(*) FILTER (pk >= 0) END AS n_periods,
+    CASE WHEN count(*) FILTER (pk >= 0) = 1 AND bool_or(opening) FILTER (pk >= 0) THEN 0 ELSE count(*) FILTER (pk >= 0) END AS n_periods,
     max(days) FILTER (pk >= 0) AS longest, avg(p_min * 100) FILTER (pk >= 0) / 100 AS avg_dd,
     avg(days) FILTER (pk >= 0) AS avg_days, min(p_min * 100) FILTER (pk >= 0) / 100 AS max_dd,
     strftime(arg_min(p_start, (p_min, p_start)) FILTER (pk >= 0), '%Y-%m-%d') AS max_dd_start,
