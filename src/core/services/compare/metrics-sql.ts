@@ -61,8 +61,8 @@ function quantile(sorted: string, q: number): string {
  *
  * Shaped by DuckDB-WASM's costs (docs/compare.md, "Speed"): every operator costs before it sees a
  * row (a hash join 1-2 ms), so there are few: streaming windows over rows already in order instead of
- * partitioned windows, no hash join, and the per-symbol parts come back side by side (UNION ALL BY
- * NAME, one row per part and symbol) for computeMetricRows to put together. The request is read from
+ * partitioned windows, one hash join (the centred second pass), and the per-symbol parts come back
+ * side by side (UNION ALL BY NAME, one row per part and symbol) for computeMetricRows to put together. The request is read from
  * the temp table `compare_request`, its symbols distinct and in slot order.
  */
 export const METRICS_SQL = /* sql */ `
@@ -168,6 +168,7 @@ lists AS (
     SELECT *, ${NORM_PPF_05} * sqrt(m2 / (n - 1)) + mr AS var_r, ${NORM_PPF_05} * dd_sd + dd_mean AS dd_var
     FROM (
       SELECT slot, n, mr, dd_mean, dds, list_sort(rs) AS xs,
+        -- two's m2 too, here from the list: fsum is exactly rounded, so the value is the same
         list_aggregate(list_transform(rs, v -> (v - mr) * (v - mr)), 'fsum') AS m2,
         sqrt(list_aggregate(list_transform(dds, v -> (v - dd_mean) * (v - dd_mean)), 'fsum') / (n - 1)) AS dd_sd
       FROM one
