@@ -10,7 +10,6 @@ import { BUSY_MESSAGE, withLock } from '../core/sync/lock.js';
 import { outcomeOf, type SyncOutcome } from '../core/sync/outcome.js';
 import { deleteDataset, fileState } from '../core/sync/state.js';
 import type { SyncEvent } from '../core/sync/progress.js';
-import { ensureNormCdf } from '../core/services/compare/normal.js';
 import { parsePricesCsv, storePrices } from '../core/services/compare/import.js';
 import { parseAmfi } from '../core/amfi/parse.js';
 import { importAmfiText } from '../core/amfi/import.js';
@@ -196,8 +195,6 @@ export async function startDesktopCore(opts: DesktopOptions): Promise<DesktopCor
 
 async function openDesktopStore(dataDir: string): Promise<Open> {
   const store = await openStore(dataDir);
-  // SQL functions are the database's: registered here, the window's compare and the server's share it.
-  await ensureNormCdf(store.engine);
   await confine(store.engine);
   return { store, window: (store.engine as NodeEngine).connect() };
 }

@@ -19,11 +19,6 @@ export interface Engine {
   insertArrowIPC(ipc: Uint8Array, table: { schema?: string; name: string; create: boolean }): Promise<void>;
   /** Registers a local file so SQL can read it by `name` (read_csv, ATTACH). */
   registerFile(name: string, path: string): Promise<void>;
-  /**
-   * Registers a scalar SQL function DOUBLE -> DOUBLE, for a primitive DuckDB lacks (the normal CDF
-   * of compare). Optional: a host without it cannot run the services that need one.
-   */
-  registerDoubleFunction?(name: string, fn: (x: number) => number): Promise<void>;
   /** Interrupts the running query, where the host can (the browser's worker); true if one was stopped. */
   cancel?(): Promise<boolean>;
   close(): Promise<void>;

@@ -136,12 +136,6 @@ function ipcEngine(invoke: Invoke): Engine {
     },
     insertArrowIPC: () => Promise.reject(new Error('the desktop app stores data through its main process (sync, import), not from the window')),
     registerFile: () => Promise.reject(new Error('the desktop app reads files through its main process, not from the window')),
-    // SQL functions are the core's, registered in the main process when it opens the store; a
-    // function cannot cross IPC, so this only confirms the one asked for is there.
-    registerDoubleFunction: async (name: string) => {
-      const found = await invoke<unknown[]>('engine:all', { sql: 'SELECT 1 FROM duckdb_functions() WHERE function_name = ?', params: [name] });
-      if (found.length === 0) throw new Error(`the desktop core provides no SQL function ${name}`);
-    },
     close: async () => {},
   };
 }
