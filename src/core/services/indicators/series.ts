@@ -1,5 +1,6 @@
 import type { Engine, Param } from '../../engine/engine.js';
 import { LIMITS, type SeriesParams, type SeriesResponse, type SeriesRow } from '../../contract/indicators.js';
+import { tableToColumns } from '../../engine/rows.js';
 
 /** Which catalog each requested id belongs to; ids compare case-insensitively. */
 const RESOLVE_SQL = (n: number) => `
@@ -51,12 +52,12 @@ export async function series(engine: Engine, p: SeriesParams, opts: { maxRows?: 
     const range: Param[] = [...(p.from ? [p.from] : []), ...(p.to ? [p.to] : [])];
     const obs = observationsSql(macro.length, market.length, p.from !== null, p.to !== null);
     const obsParams: Param[] = [...(macro.length ? [...macro, ...range] : []), ...(market.length ? [...market, ...range] : [])];
-    const page = await engine.all<{ id: string; date: string | null; value: number }>(PAGE_SQL(obs), [...obsParams, maxRows + 1]);
-    const first = page.findIndex((r) => r.date !== null);
-    const split = first < 0 ? page.length : first;
-    present = new Set(page.slice(0, split).map((r) => r.id));
-    const points = page.slice(split) as { id: string; date: string; value: number }[];
-    rows = widen(points, known.map((r) => r.indicator_id).filter((id) => present.has(id)));
+    const page = tableToColumns(await engine.arrow(PAGE_SQL(obs), [...obsParams, maxRows + 1])) as [string[], (string | null)[], (number | null)[]];
+    const [ids, dates] = page;
+    const first = dates.findIndex((d) => d !== null);
+    const split = first < 0 ? dates.length : first;
+    present = new Set(ids.slice(0, split));
+    rows = widen(page, split, known.map((r) => r.indicator_id).filter((id) => present.has(id)));
     if (rows.length > maxRows) {
       truncated = true;
       next_from = rows[maxRows].date;
@@ -76,16 +77,24 @@ export async function series(engine: Engine, p: SeriesParams, opts: { maxRows?: 
   };
 }
 
-function widen(points: { id: string; date: string; value: number }[], columns: string[]): SeriesRow[] {
+/**
+ * One row per date from the long (id, date, value) columns, ordered by date, starting at `from`. Every
+ * row is a copy of one template with the date and all columns (null), so all share one shape.
+ */
+function widen([ids, dates, values]: [string[], (string | null)[], (number | null)[]], from: number, columns: string[]): SeriesRow[] {
+  const template: Record<string, string | number | null> = { date: null };
+  for (const c of columns) template[c] = null;
+  // An id named "date" blanks the date, as when each row was built key by key.
+  const dateIsColumn = columns.includes('date');
   const rows: SeriesRow[] = [];
   let current: SeriesRow | null = null;
-  for (const pt of points) {
-    if (!current || current.date !== pt.date) {
-      current = { date: pt.date } as SeriesRow;
-      for (const c of columns) current[c] = null;
+  for (let i = from; i < ids.length; i++) {
+    const date = dates[i]!;
+    if (!current || current.date !== date) {
+      current = { ...template, date: dateIsColumn ? null : date } as SeriesRow;
       rows.push(current);
     }
-    current[pt.id] = pt.value;
+    current[ids[i]] = values[i];
   }
   return rows;
 }
