@@ -101,6 +101,15 @@ describe('tableToRows over DuckDB-WASM results', async () => {
     );
   });
 
+  it('engine.columns holds the same values as engine.all, column by column', async () => {
+    const sql = `SELECT i, 'n' || i AS s, (i * 1.5)::DECIMAL(9,2) AS d, CASE WHEN i % 3 = 0 THEN NULL ELSE DATE '2020-01-01' + i::INTEGER END AS day
+      FROM range(0, 5000) t(i) WHERE i % 2 = ?::INTEGER`;
+    const rows = await engine.all<Row>(sql, ['1']);
+    const cols = await engine.columns(sql, ['1']);
+    expect(cols).toEqual(['i', 's', 'd', 'day'].map((k) => rows.map((r) => r[k])));
+    expect(cols[0]).toHaveLength(2500);
+  });
+
   it('an empty result is an empty list', async () => {
     expect((await same('SELECT 1 AS x WHERE false')).rows).toEqual([]);
   });

@@ -1,6 +1,5 @@
 import type { Engine, Param } from '../../engine/engine.js';
 import { LIMITS, type SeriesParams, type SeriesResponse, type SeriesRow } from '../../contract/indicators.js';
-import { tableToColumns } from '../../engine/rows.js';
 
 /** Which catalog each requested id belongs to; ids compare case-insensitively. */
 const RESOLVE_SQL = (n: number) => `
@@ -52,7 +51,7 @@ export async function series(engine: Engine, p: SeriesParams, opts: { maxRows?: 
     const range: Param[] = [...(p.from ? [p.from] : []), ...(p.to ? [p.to] : [])];
     const obs = observationsSql(macro.length, market.length, p.from !== null, p.to !== null);
     const obsParams: Param[] = [...(macro.length ? [...macro, ...range] : []), ...(market.length ? [...market, ...range] : [])];
-    const page = tableToColumns(await engine.arrow(PAGE_SQL(obs), [...obsParams, maxRows + 1])) as [string[], (string | null)[], (number | null)[]];
+    const page = (await engine.columns(PAGE_SQL(obs), [...obsParams, maxRows + 1])) as [string[], (string | null)[], (number | null)[]];
     const [ids, dates] = page;
     const first = dates.findIndex((d) => d !== null);
     const split = first < 0 ? dates.length : first;

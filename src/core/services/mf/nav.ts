@@ -2,7 +2,6 @@ import type { Engine, Param } from '../../engine/engine.js';
 import { MfError, schemeNotFound, type NavParams } from '../../contract/mf-params.js';
 import { resolveSchemes, type ResolvedScheme } from './resolve.js';
 import { findSuccessors, type Successor } from './lineage.js';
-import { tableToColumns } from '../../engine/rows.js';
 
 export interface NavPoint {
   date: string;
@@ -98,7 +97,7 @@ async function navSeries(engine: Engine, schemes: ResolvedScheme[], w: NavParams
   const points = new Map<number, NavPoint[]>(codes.map((c) => [c, []]));
   // Straight from the columns into the response's points: no row object per NAV in between.
   const sql = w.latest ? NAV_LATEST_SQL : NAV_ROWS_SQL;
-  const [code, date, value] = tableToColumns(await engine.arrow(sql, params)) as [number[], string[], number[]];
+  const [code, date, value] = (await engine.columns(sql, params)) as [number[], string[], number[]];
   for (let i = 0; i < code.length; i++) points.get(code[i])!.push({ date: date[i], nav: value[i] });
   const successors = await findSuccessors(engine, schemes.filter((s) => !s.is_active).map((s) => s.scheme_code));
   for (const s of schemes) {
