@@ -18,14 +18,26 @@ export function stats(samples: number[]): Stats {
 
 /** Runs `fn` `repeats` times after `warmup` unmeasured runs. */
 export async function time(fn: () => Promise<unknown>, repeats = 7, warmup = 1): Promise<Stats> {
+  return (await timeBoth(fn, repeats, warmup)).wall;
+}
+
+/**
+ * Wall time and this process's CPU time (user + system, all its threads) per call. On a shared,
+ * loaded machine the wall time mostly measures the scheduler; the CPU time is the work done.
+ */
+export async function timeBoth(fn: () => Promise<unknown>, repeats = 7, warmup = 1): Promise<{ wall: Stats; cpu: Stats }> {
   for (let i = 0; i < warmup; i++) await fn();
-  const samples: number[] = [];
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < repeats; i++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     await fn();
-    samples.push(performance.now() - t0);
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
   }
-  return stats(samples);
+  return { wall: stats(wall), cpu: stats(cpu) };
 }
 
 /** Samples this process's RSS while `fn` runs; returns its peak in MB. */
@@ -45,6 +57,10 @@ export async function peakRss<T>(fn: () => Promise<T>): Promise<{ value: T; peak
 export interface BenchResult {
   case: string;
   unit: 'ms' | 'MB' | 'bytes' | 'requests' | 'x';
+  /** What `almanac` and `reference` measure for a timed case: CPU time per call, or wall time. */
+  measure?: 'cpu' | 'wall';
+  /** The wall times of a case measured by CPU time, for the record. */
+  wall?: { almanac: Stats; reference?: Stats };
   almanac: Stats | number;
   reference?: { name: string; value: Stats | number };
   /** almanac / reference (lower is better) unless stated in `note`. */
@@ -63,7 +79,7 @@ export function ratio(almanac: Stats | number, reference: Stats | number): numbe
 export function printTable(results: BenchResult[]): void {
   const rows = results.map((r) => [
     r.case,
-    `${fmt(med(r.almanac))} ${r.unit}`,
+    `${fmt(med(r.almanac))} ${r.unit}${r.measure === 'cpu' ? ' cpu' : ''}`,
     r.reference ? `${fmt(med(r.reference.value))} ${r.unit} (${r.reference.name})` : '',
     r.ratio === undefined ? '' : `${r.ratio}×`,
     r.target ?? '',
