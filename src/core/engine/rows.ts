@@ -68,8 +68,21 @@ function bufferReader(t: DataType): Reader | null {
     };
   }
   if (DataType.isDate(t) && t.unit === DateUnit.DAY) {
+    // Long results come sorted or grouped by date: a run of equal days is formatted once.
     return ({ values, offset, length }, out, at, nulls) => {
-      for (let i = 0; i < length; i++) out[at + i] = isNull(nulls, offset + i) ? null : isoDate(values[i] * DAY_MS);
+      let day = NaN;
+      let text = '';
+      for (let i = 0; i < length; i++) {
+        if (isNull(nulls, offset + i)) {
+          out[at + i] = null;
+          continue;
+        }
+        if (values[i] !== day) {
+          day = values[i];
+          text = isoDate(day * DAY_MS);
+        }
+        out[at + i] = text;
+      }
     };
   }
   if (DataType.isBool(t)) {
