@@ -27,6 +27,8 @@ function observationsSql(macro: number, market: number, from: boolean, to: boole
  * The first `limit` dates of the range (one more than the cap tells us whether it was cut), preceded
  * by one marker row (date NULL) per id with any observation in range: one round trip, and DuckDB
  * shares the one scan of `obs` between the page and the markers (half the CPU of two statements).
+ * Ordered by date alone: widen() needs each date's rows together, not in id order, and sorting on
+ * the text id too cost ~2 of the statement's ~14 ms.
  */
 const PAGE_SQL = (obs: string) => `
 WITH obs AS (${obs}),
@@ -34,7 +36,7 @@ WITH obs AS (${obs}),
 SELECT obs.id, obs.date, obs.value FROM obs JOIN page USING (date)
 UNION ALL
 SELECT DISTINCT id, NULL, NULL FROM obs
-ORDER BY date NULLS FIRST, id`;
+ORDER BY date NULLS FIRST`;
 
 /**
  * GET /v1/series: wide rows, one per date, one column per id that has data in range. Unknown ids
