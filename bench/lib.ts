@@ -18,48 +18,71 @@ export function stats(samples: number[]): Stats {
 
 /** Runs `fn` `repeats` times after `warmup` unmeasured runs. */
 export async function time(fn: () => Promise<unknown>, repeats = 7, warmup = 1): Promise<Stats> {
-  return (await timeBoth(fn, repeats, warmup)).wall;
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < repeats; i++) samples.push((await measure(fn)).wall);
+  return stats(samples);
 }
 
 /**
- * Runs `fn` until it has had `minCpuMs` of CPU time over at least `minCalls` calls (at most
- * `maxCalls`). DuckDB-WASM's 34 MB module starts in V8's baseline tier; the functions a query keeps
- * calling are recompiled optimised in the background, and a case reaches its steady cost only after
- * tens of calls (measured: one scheme's NAV history 56 ms CPU for the first 10 calls, ~7 ms after 90).
+ * One call's wall time and this process's CPU time (user + system, all its threads). On a shared,
+ * loaded machine the wall time mostly measures the scheduler; the CPU time is the work done.
  */
-export async function warmUp(fn: () => Promise<unknown>, minCpuMs = 2000, minCalls = 20, maxCalls = 150): Promise<number> {
+export async function measure(fn: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
   const c0 = process.cpuUsage();
-  let calls = 0;
+  const t0 = performance.now();
+  await fn();
+  const wall = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1000 };
+}
+
+/**
+ * Runs `fn` in batches of 10 calls until three batches in a row bring its median CPU time no more
+ * than 5 % below the best so far (at least 2 s of CPU, at most 10 s). DuckDB-WASM's 34 MB module
+ * starts in V8's baseline tier; the functions a query keeps calling are recompiled optimised in the
+ * background, in steps, and a case reaches its steady cost only after tens of calls (measured: one
+ * scheme's NAV history 56 ms CPU over its first 10 calls, 10-15 ms over the next 50, ~7 ms after 90).
+ */
+export async function warmUp(fn: () => Promise<unknown>, minCpuMs = 2000, maxCpuMs = 10_000): Promise<number> {
+  const start = process.cpuUsage();
   const spent = () => {
-    const c = process.cpuUsage(c0);
+    const c = process.cpuUsage(start);
     return (c.user + c.system) / 1000;
   };
-  while (calls < maxCalls && (calls < minCalls || spent() < minCpuMs)) {
-    await fn();
-    calls++;
+  let best = Infinity;
+  let stale = 0;
+  let calls = 0;
+  for (;;) {
+    const batch: number[] = [];
+    for (let i = 0; i < 10; i++, calls++) batch.push((await measure(fn)).cpu);
+    const median = stats(batch).median;
+    stale = median < 0.95 * best ? 0 : stale + 1;
+    best = Math.min(best, median);
+    if (spent() >= maxCpuMs || (stale >= 3 && spent() >= minCpuMs)) return calls;
   }
-  return calls;
 }
 
 /**
- * Wall time and this process's CPU time (user + system, all its threads) per call. On a shared,
- * loaded machine the wall time mostly measures the scheduler; the CPU time is the work done.
- * `warmup`: a number of unmeasured calls, or 'steady' to warm up with warmUp().
+ * Wall and CPU time per call of `a` and `b`, in alternating runs of `run` calls each: on a shared
+ * machine whose speed drifts over minutes both see the same machine, so their ratio holds, while
+ * most calls still find the CPU caches as their own previous call left them (alternating every
+ * call made both ~40 % slower).
  */
-export async function timeBoth(fn: () => Promise<unknown>, repeats = 7, warmup: number | 'steady' = 1): Promise<{ wall: Stats; cpu: Stats }> {
-  if (warmup === 'steady') await warmUp(fn);
-  else for (let i = 0; i < warmup; i++) await fn();
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < repeats; i++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    await fn();
-    wall.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
+export async function interleaved(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  repeats: number,
+  run = 5,
+): Promise<[{ wall: Stats; cpu: Stats }, { wall: Stats; cpu: Stats }]> {
+  const ma: { wall: number; cpu: number }[] = [];
+  const mb: { wall: number; cpu: number }[] = [];
+  while (ma.length < repeats) {
+    for (let i = 0; i < run && ma.length < repeats; i++) ma.push(await measure(a));
+    for (let i = 0; i < run && mb.length < repeats; i++) mb.push(await measure(b));
   }
-  return { wall: stats(wall), cpu: stats(cpu) };
+  const both = (m: { wall: number; cpu: number }[]) => ({ wall: stats(m.map((x) => x.wall)), cpu: stats(m.map((x) => x.cpu)) });
+  return [both(ma), both(mb)];
 }
 
 /** Samples this process's RSS while `fn` runs; returns its peak in MB. */

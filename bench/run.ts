@@ -29,14 +29,14 @@ import { NativeEngine } from './native-engine.js';
 import { mfBenchCases } from './mf.js';
 import { benchCompare } from './compare.js';
 import { indicatorBenchCases, flagsBenchCases } from './cases.js';
-import { printTable, ratio, stats, timeBoth, writeResults, type BenchResult, type Stats } from './lib.js';
+import { interleaved, measure, printTable, ratio, stats, warmUp, writeResults, type BenchResult, type Stats } from './lib.js';
 import { renderPerformanceDoc, svgChart } from './report.js';
 
 const run = promisify(execFile);
 const args = parseArgs(process.argv.slice(2));
 const scale = (typeof args.flags.scale === 'string' ? args.flags.scale : 'full') as Scale;
 const only = typeof args.flags.only === 'string' ? args.flags.only.split(',') : null;
-const repeats = Number(typeof args.flags.repeats === 'string' ? args.flags.repeats : 15);
+const repeats = Number(typeof args.flags.repeats === 'string' ? args.flags.repeats : 21);
 const wants = (name: string) => !only || only.some((o) => name.includes(o));
 const givenStore = typeof args.flags.store === 'string' ? path.resolve(args.flags.store) : null;
 
@@ -76,15 +76,6 @@ async function nativeOver(storeDir: string): Promise<NativeEngine> {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
-/** One call: its wall and CPU time. */
-async function once(fn: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  await fn();
-  const c = process.cpuUsage(c0);
-  return { wall: performance.now() - t0, cpu: (c.user + c.system) / 1000 };
-}
-
 /** A case's calls on one engine: the timed request and, optionally, a first call for unread data. */
 interface CaseCalls {
   run: () => Promise<unknown>;
@@ -94,8 +85,9 @@ interface CaseCalls {
 /**
  * Cold = the first call after the store opened (it includes DuckDB-WASM compiling the code paths
  * it runs for the first time); warm = median of repeats once the case runs at its steady cost
- * (warmUp in lib.ts). Where the case has an `unread`
- * call, a row of its own times the first call for data the engine has not read yet, the engine warm.
+ * (warmUp in lib.ts), Almanac's and native calls alternating so that both see the same machine.
+ * Where the case has `unread` calls, a row of its own times first calls for data the engine has not
+ * read yet, the engine warm.
  */
 async function sideBySide(
   name: string,
@@ -108,16 +100,19 @@ async function sideBySide(
   if (!wants(name)) return;
   const a = await make(almanac);
   const n = await make(native);
-  const coldA = await once(a.run);
-  const coldN = await once(n.run);
-  const warmA = await timeBoth(a.run, repeats, 'steady');
-  const warmN = await timeBoth(n.run, repeats, 'steady');
+  const coldA = await measure(a.run);
+  const coldN = await measure(n.run);
+  await warmUp(a.run);
+  await warmUp(n.run);
+  const [warmA, warmN] = await interleaved(a.run, n.run, repeats);
   const reference = 'native DuckDB, same SQL and files';
   if (a.unread && n.unread) {
     const unreadA: { wall: number; cpu: number }[] = [];
     const unreadN: { wall: number; cpu: number }[] = [];
-    for (const call of a.unread) unreadA.push(await once(call));
-    for (const call of n.unread) unreadN.push(await once(call));
+    for (let i = 0; i < a.unread.length; i++) {
+      unreadA.push(await measure(a.unread[i]));
+      unreadN.push(await measure(n.unread[i]));
+    }
     const cpuA = stats(unreadA.map((u) => u.cpu));
     const cpuN = stats(unreadN.map((u) => u.cpu));
     results.push({
