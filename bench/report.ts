@@ -2,25 +2,39 @@ import type { BenchResult, Stats } from './lib.js';
 
 const med = (v: Stats | number) => (typeof v === 'number' ? v : v.median);
 
-/** docs/performance.md from one suite run: the table, then an SVG bar chart of the ratios. */
-export function renderPerformanceDoc(p: { generated_at: string; scale: string; node: string; cpus: number; loadavg: number[]; results: BenchResult[] }): string {
+const START = '<!-- bench:start -->';
+const END = '<!-- bench:end -->';
+
+/**
+ * docs/performance.md with one suite run's table and chart between the bench markers; the prose
+ * around them (what was measured and why) is kept. Without markers the run's section is the whole doc.
+ */
+export function renderPerformanceDoc(
+  p: { generated_at: string; scale: string; node: string; cpus: number; loadavg: number[]; store?: string; results: BenchResult[] },
+  existing = '',
+): string {
   const rows = p.results.map((r) =>
-    `| ${r.case} | ${fmt(med(r.almanac))} ${r.unit} | ${r.reference ? `${fmt(med(r.reference.value))} ${r.unit} (${r.reference.name})` : ''} | ${r.ratio ?? ''} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'met' : '**missed**'} | ${r.note ?? ''} |`,
+    `| ${r.case} | ${fmt(med(r.almanac))} ${r.unit}${r.measure === 'cpu' ? ' CPU' : ''} | ${r.reference ? `${fmt(med(r.reference.value))} ${r.unit} (${r.reference.name})` : ''} | ${r.ratio ?? ''} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'met' : '**missed**'} | ${r.note ?? ''} |`,
   );
-  return [
-    '# Performance',
-    '',
+  const section = [
+    START,
     `Measured by \`npm run bench -- --scale ${p.scale}\` on ${p.generated_at} (${p.cpus} cores, Node ${p.node}, load average at the end ${p.loadavg.map((l) => l.toFixed(1)).join(' / ')}).`,
     'Each case is timed next to its reference in the same run; ratio = Almanac / reference (lower is better).',
-    'The raw figures are in `bench/results/`.',
+    'Query cases are CPU time per call (user + system of the process, so native DuckDB counts all its threads), median of the repeats;',
+    'their wall times are in the note and in `bench/results/`.',
+    ...(p.store ? [`This run timed the query cases on a store synced earlier (\`--store\`): no download, ingest or refresh case.`] : []),
     '',
     '| case | Almanac (median) | reference (median) | ratio | target | | note |',
     '|---|---|---|---|---|---|---|',
     ...rows,
     '',
     '![ratio to reference (dashed: 1x and 2x)](performance.svg)',
-    '',
+    END,
   ].join('\n');
+  const at = existing.indexOf(START);
+  const end = existing.indexOf(END);
+  if (at < 0 || end < at) return `# Performance\n\n${section}\n`;
+  return existing.slice(0, at) + section + existing.slice(end + END.length);
 }
 
 export function svgChart(results: BenchResult[]): string {

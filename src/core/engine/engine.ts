@@ -11,6 +11,11 @@ export type Row = Record<string, unknown>;
 export interface Engine {
   /** Plain rows: DECIMAL scaled exactly, BIGINT as number where safe, DATE as YYYY-MM-DD. */
   all<T = Row>(sql: string, params?: Param[]): Promise<T[]>;
+  /**
+   * The same plain values as `all`, column by column in select-list order: for long results read
+   * straight into a response's own shape, with no object per row in between.
+   */
+  columns(sql: string, params?: Param[]): Promise<unknown[][]>;
   /** The result as an Arrow table, untouched (for the SQL workbench and bulk transfer). */
   arrow(sql: string, params?: Param[]): Promise<Table>;
   /** Runs one or more statements without results. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as duckdb from '@duckdb/duckdb-wasm/blocking';
 import type { Table } from 'apache-arrow';
 import { OFFLINE_SETTINGS, type Engine, type Param } from './engine.js';
-import { tableToRows } from './rows.js';
+import { tableToColumns, tableToRows } from './rows.js';
 
 const require = createRequire(import.meta.url);
 const dist = path.dirname(require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm'));
@@ -83,6 +83,10 @@ export class NodeEngine implements Engine {
 
   async all<T>(sql: string, params?: Param[]): Promise<T[]> {
     return tableToRows<T>(await this.arrow(sql, params));
+  }
+
+  async columns(sql: string, params?: Param[]): Promise<unknown[][]> {
+    return tableToColumns(await this.arrow(sql, params));
   }
 
   async arrow(sql: string, params?: Param[]): Promise<Table> {

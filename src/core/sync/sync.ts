@@ -14,6 +14,15 @@ import type { FileResult, SyncListener, SyncSummary } from './progress.js';
 import { fileState, files, type DatasetState, type SourceState, type StateStore } from './state.js';
 import { driftNotices, localSchemaVersion } from './drift.js';
 
+/**
+ * Settings of the engine that builds a generation. No FSST for text: a read decodes every FSST
+ * string of each vector it touches, and in DuckDB-WASM that was a third of a filtered MF search and
+ * half of resolving 50 codes (mf.latest's names and ISINs). Only the small tables choose FSST at all
+ * (the large ones use dictionaries), so the files grow little: mf 240.7 -> 245.1 MB at full scale
+ * (docs/performance.md).
+ */
+export const BUILD_SETTINGS = `SET disabled_compression_methods = 'fsst';`;
+
 export interface SyncOptions {
   storage: Storage;
   host: DatabaseHost;
@@ -232,6 +241,7 @@ async function build(
   await storage.remove(name);
   await storage.remove(`${name}.wal`);
   const engine = await host.createDatabase(name);
+  await engine.exec(BUILD_SETTINGS);
   const tables: Record<string, TableLoad> = {};
   const used: Record<string, SourceState> = {};
   try {

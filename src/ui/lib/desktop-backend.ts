@@ -1,5 +1,6 @@
 import { tableFromIPC, type Table } from 'apache-arrow';
 import type { Engine, Param, Row } from '../../core/engine/engine.js';
+import { tableToColumns } from '../../core/engine/rows.js';
 import type { Service } from '../../core/sync/datasets.js';
 import type { ManifestReply } from '../../core/sync/manifest.js';
 import type { SyncOutcome } from '../../core/sync/outcome.js';
@@ -131,6 +132,7 @@ function ipcEngine(invoke: Invoke): Engine {
   return {
     all: <T = Row>(sql: string, params?: Param[]) => invoke<T[]>('engine:all', query(sql, params)),
     arrow: async (sql: string, params?: Param[]): Promise<Table> => tableFromIPC(await invoke<Uint8Array>('engine:arrow', query(sql, params))),
+    columns: async (sql: string, params?: Param[]) => tableToColumns(tableFromIPC(await invoke<Uint8Array>('engine:arrow', query(sql, params)))),
     exec: async (sql: string) => {
       await invoke('engine:exec', { sql });
     },
