@@ -42,6 +42,11 @@ export interface IngestContext {
   /** Store name prefix for temporary unpacked files. */
   scratchPrefix: string;
   maxUnpackedBytes?: number;
+  /**
+   * Called after each batch a table's load moves across (a parquet row group), with the rows loaded so
+   * far: progress for a table that takes a minute, and a point where a cancel or a crash can stop it.
+   */
+  onBatch?: (p: { table: string; file: string; rows: number; total: number | null }) => Promise<void>;
 }
 
 const STAGE = '_almanac_stage';
@@ -171,7 +176,7 @@ const STAGES_PER_COMMIT = 16;
  * partial table is dropped, so a fallback source starts from nothing.
  */
 async function loadTable(
-  { engine, def }: IngestContext,
+  { engine, def, onBatch }: IngestContext,
   src: IngestSource,
   table: string,
   stages: AsyncIterable<() => Promise<void>>,
@@ -181,6 +186,7 @@ async function loadTable(
   let select = '';
   let changes: SchemaChange[] = [];
   let staged = 0;
+  let rows = 0;
   try {
     await engine.exec(`DROP TABLE IF EXISTS ${target}`);
     await engine.exec('BEGIN TRANSACTION');
@@ -192,8 +198,10 @@ async function loadTable(
       } else {
         await engine.exec(`INSERT INTO ${target} SELECT ${select} FROM ${STAGE}`);
       }
+      if (onBatch) rows += (await engine.all<{ n: number }>(`SELECT count(*) AS n FROM ${STAGE}`))[0].n;
       await engine.exec(`DROP TABLE ${STAGE}`);
       if (++staged % STAGES_PER_COMMIT === 0) await engine.exec('COMMIT; BEGIN TRANSACTION');
+      await onBatch?.({ table, file: src.file, rows, total: src.rows });
     }
     await engine.exec('COMMIT');
     const [{ n }] = await engine.all<{ n: number }>(`SELECT count(*) AS n FROM ${target}`);

@@ -245,7 +245,14 @@ async function build(
   const tables: Record<string, TableLoad> = {};
   const used: Record<string, SourceState> = {};
   try {
-    const ctx = { ...base, engine };
+    const ctx = {
+      ...base,
+      engine,
+      onBatch: async (p: { table: string; file: string; rows: number; total: number | null }) => {
+        await runHook(hook, 'ingest:batch', { service, file: p.file });
+        opts.onEvent?.({ type: 'ingest-progress', service, ...p });
+      },
+    };
     for (const src of ordered) {
       await runHook(hook, 'ingest:table', { service, file: src.file });
       let loads: TableLoad[];
