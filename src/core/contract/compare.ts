@@ -9,6 +9,8 @@ export const COMPARE_PATH = '/v1/compare';
 export const MCP_TOOL = 'mcp_compare_securities';
 export const MAX_SYMBOLS = 6;
 export const DEFAULT_BENCHMARK = 'SPY';
+/** A benchmark to offer first where SPY is not held: the index SPY tracks, then the others. */
+export const BENCHMARK_PREFERENCE = [DEFAULT_BENCHMARK, '^GSPC'] as const;
 export const DEFAULT_RISK_FREE_RATE = 0;
 export const PRECISIONS = ['display', 'full'] as const;
 export type Precision = (typeof PRECISIONS)[number];
