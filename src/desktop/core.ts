@@ -4,7 +4,7 @@ import { NodeEngine } from '../core/engine/node.js';
 import { nodeHost, openStore } from '../core/store/node.js';
 import type { Store } from '../core/store/store.js';
 import { UserData } from '../core/store/user.js';
-import { sync } from '../core/sync/sync.js';
+import { sync, type SyncOptions } from '../core/sync/sync.js';
 import { fileLock } from '../core/sync/node-lock.js';
 import { BUSY_MESSAGE, withLock } from '../core/sync/lock.js';
 import { outcomeOf, type SyncOutcome } from '../core/sync/outcome.js';
@@ -29,6 +29,8 @@ export interface DesktopCore {
 export interface DesktopOptions {
   /** Electron's app.getPath('userData'); the store lives in its `data` folder. */
   userDataDir: string;
+  /** Download-rate rules replacing the published ones: for a test publisher started without limits. */
+  rules?: SyncOptions['rules'];
 }
 
 /** The store, and the window's own connection to it (its temp views and tables stay its own). */
@@ -149,7 +151,7 @@ export async function startDesktopCore(opts: DesktopOptions): Promise<DesktopCor
       try {
         return await stepAside('sync', async () => ({
           outcome: 'done' as const,
-          summary: await sync({ storage: host.storage, host, source: sources[only[0]]!, sources, only, lock: fileLock(dataDir), signal: ac.signal, onEvent: onProgress }),
+          summary: await sync({ storage: host.storage, host, source: sources[only[0]]!, sources, only, lock: fileLock(dataDir), signal: ac.signal, onEvent: onProgress, rules: opts.rules }),
         }));
       } catch (e) {
         return outcomeOf(e);

@@ -9,9 +9,8 @@ import type { Page } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startPublisher, type Publisher } from '../../src/publisher/server.js';
-import { generate as genIndicators } from '../../src/gen/indicators.js';
-import { generate as genMf } from '../../src/gen/mf.js';
-import { generate as genFlags } from '../../src/gen/flags.js';
+import { publishTiny } from '../helpers/tiny-data.js';
+import { NO_LIMITS } from '../core/sync/fixture.js';
 import { startDesktopCore, type DesktopCore } from '../../src/desktop/core.js';
 import { ipcAnswerer, type Send } from '../../src/desktop/main-ipc.js';
 import { APP_HOST, APP_SCHEME, appResponse } from '../../src/desktop/app-protocol.js';
@@ -86,17 +85,14 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'index.html')))('des
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'almanac-desktop-app-'));
     const pub = path.join(root, 'pub');
-    const opts = { scale: 'tiny' as const, generation: 1, seed: 42 };
-    await genIndicators({ ...opts, dir: path.join(pub, 'indicators') });
-    await genMf({ ...opts, dir: path.join(pub, 'mf') });
-    await genFlags({ ...opts, dir: path.join(pub, 'flags') });
+    await publishTiny(pub, ['indicators', 'mf', 'flags']);
     publisher = await startPublisher({ dataDir: pub, limits: 'off' });
 
     // A user who pointed the app at the publisher before (settings.json in userData); the server is off.
     const userData = path.join(root, 'userData');
     await mkdir(userData, { recursive: true });
     await writeFile(path.join(userData, 'settings.json'), JSON.stringify({ server: { enabled: false, port: 8765 }, source: publisher.url }));
-    core = await startDesktopCore({ userDataDir: userData });
+    core = await startDesktopCore({ userDataDir: userData, rules: NO_LIMITS });
     app = await serveDesktopApp();
     const answer = ipcAnswerer(core, app.url);
 

@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startPublisher, type Publisher } from '../../src/publisher/server.js';
 import { publishTiny } from '../helpers/tiny-data.js';
 import { amfiDailyFile } from '../helpers/amfi-file.js';
+import { NO_LIMITS } from '../core/sync/fixture.js';
 import { startDesktopCore, type DesktopCore } from '../../src/desktop/core.js';
 import { ipcAnswerer } from '../../src/desktop/main-ipc.js';
 import type { DesktopInfo } from '../../src/desktop/channels.js';
@@ -42,7 +43,7 @@ describe('desktop core through its IPC handlers', () => {
     root = await mkdtemp(path.join(tmpdir(), 'almanac-desktop-'));
     await publishTiny(path.join(root, 'pub'), ['flags'], { seed: 5 });
     publisher = await startPublisher({ dataDir: path.join(root, 'pub'), limits: 'off' });
-    core = await startDesktopCore({ userDataDir: path.join(root, 'userData') });
+    core = await startDesktopCore({ userDataDir: path.join(root, 'userData'), rules: NO_LIMITS });
 
     expect(await core.handle('server:status', undefined)).toEqual({ running: false, url: null, mcp_url: null, error: null });
     await expect(core.handle('sync:run', {})).rejects.toThrow(/no source set/);

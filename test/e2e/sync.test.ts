@@ -3,28 +3,19 @@
  * its worker; cancelling mid-download keeps the previous data and the next sync resumes; a 429 shows
  * its countdown; two tabs cannot sync one store at once. Each test has its own browser profile.
  */
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PROXY, serveApp, type AppServer } from '../../src/cli/app-server.js';
 import { startPublisher, type Publisher } from '../../src/publisher/server.js';
+import { publishTiny } from '../helpers/tiny-data.js';
 import { hasChromium, launch, screenshot, type Session } from './browser.js';
 
-const genHash = createHash('sha256');
-for (const f of readdirSync('src/gen').sort()) genHash.update(readFileSync(path.join('src/gen', f)));
-const CACHE = path.join(tmpdir(), `almanac-e2e-tiny-g1-${genHash.digest('hex').slice(0, 12)}`);
 const SOURCES = { sources: { indicators: PROXY, mf: PROXY, flags: PROXY } };
 /** ~2 KB/s: a tiny flags file takes seconds, long enough to act while it downloads. */
 const SLOW = 'throttle=16kbps';
-
-function gen(out: string, extra: string[] = []): void {
-  const r = spawnSync('npx', ['tsx', 'src/gen/cli.ts', '--scale', 'tiny', '--out', out, ...extra], { stdio: 'inherit' });
-  if (r.status !== 0) throw new Error(`generator failed (exit ${r.status})`);
-}
 
 async function openData(page: Page, url: string): Promise<void> {
   await page.goto(`${url}#/data`);
@@ -42,9 +33,8 @@ describe.skipIf(!hasChromium)('Data view sync in Chromium (sync worker, OPFS, In
   let s: Session | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(CACHE, 'flags', 'manifest.json'))) gen(CACHE);
     root = mkdtempSync(path.join(tmpdir(), 'almanac-e2e-sync-'));
-    cpSync(CACHE, path.join(root, 'pub'), { recursive: true });
+    await publishTiny(path.join(root, 'pub'), ['indicators', 'mf', 'flags']);
     publisher = await startPublisher({ dataDir: path.join(root, 'pub'), limits: 'off' });
     app = await serveApp({ dist: path.resolve('dist'), publisher: publisher.url, config: SOURCES });
   }, 300_000);
@@ -70,7 +60,7 @@ describe.skipIf(!hasChromium)('Data view sync in Chromium (sync worker, OPFS, In
     await page.getByTestId('state-flags').filter({ hasText: 'current' }).waitFor({ timeout: 30_000 });
     await page.getByText('Local: generation 1').waitFor();
 
-    gen(path.join(root, 'pub'), ['--generation', '2', '--only', 'flags']);
+    await publishTiny(path.join(root, 'pub'), ['flags'], { generation: 2 });
     publisher.setFaults(SLOW);
     await page.reload();
     await openData(page, app.url);

@@ -6,15 +6,18 @@ import { BrowserBackend } from '../../../src/ui/lib/browser-backend.js';
 import type { SyncRequest } from '../../../src/ui/lib/backend.js';
 import type { PauseAt } from '../../../src/ui/lib/sync-protocol.js';
 import type { SyncEvent } from '../../../src/core/sync/progress.js';
-import type { Service } from '../../../src/core/sync/datasets.js';
+import type { FormatChoice, Service } from '../../../src/core/sync/datasets.js';
+import { idbState } from '../../../src/core/store/browser.js';
+import { setChoice } from '../../../src/core/sync/state.js';
 
 const backend = new BrowserBackend();
 const events: SyncEvent[] = [];
 backend.subscribe((e) => {
   if (e.type !== 'changed') events.push(e);
 });
-let paused: string | null = null;
-backend.onPaused = (step) => (paused = step);
+let reportPause: (step: string) => void;
+const paused = new Promise<string>((resolve) => (reportPause = resolve));
+backend.onPaused = (step) => reportPause(step);
 
 let services: Worker | null = null;
 let seq = 0;
@@ -36,11 +39,10 @@ function ask<T>(m: Record<string, unknown>): Promise<T> {
 
 const harness = {
   sync: (req: SyncRequest, pauseAt?: PauseAt) => backend.sync(req, pauseAt),
-  /** Resolves when a sync started with `pauseAt` reached it. */
-  paused: async () => {
-    while (!paused) await new Promise((r) => setTimeout(r, 20));
-    return paused;
-  },
+  /** Resolves when a sync started with `pauseAt` reached it (one paused sync per page: it never goes on). */
+  paused: () => paused,
+  /** A dataset's format choice, stored in the sync metadata where the sync reads it. */
+  choose: (service: Service, choice: FormatChoice) => setChoice(idbState(), service, choice),
   status: () => backend.status(),
   events: () => events,
   calls: () => ask<Record<string, unknown>>({ op: 'calls' }),
