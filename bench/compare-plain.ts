@@ -4,7 +4,7 @@
  * It shares nothing with src/core/services/compare but the Python/numpy formatting rules (format.ts).
  */
 import { cleanNumber, cleanString, numpyRound2, pyFormatComma2, pyRound2, pyStr } from '../src/core/services/compare/format.js';
-import { normCdf } from '../src/core/services/compare/normal.js';
+import { normCdf } from './norm-cdf.js';
 
 export interface PriceSeries {
   dates: string[];

@@ -11,6 +11,11 @@ import { search } from '../src/core/services/mf/search.js';
 export interface MfBenchCase {
   name: string;
   run: () => Promise<unknown>;
+  /**
+   * The same request for other schemes, spread over the table and not read before by this engine:
+   * each the first call for data not yet in the engine's buffers (the engine itself warm).
+   */
+  unread?: (() => Promise<unknown>)[];
 }
 
 /** The schemes the cases ask for: live codes spread over the universe, chosen from the data itself. */
@@ -23,10 +28,15 @@ export async function mfBenchCases(engine: Engine): Promise<MfBenchCase[]> {
   const picked = await engine.all<{ scheme_code: number; nav_date: string }>(PICK_SQL);
   if (picked.length === 0) throw new Error('mf bench: no live schemes in mf.latest');
   const one = String(picked[0].scheme_code);
+  const unreadCodes = [10, 20, 30, 40, 49].map((i) => String(picked[Math.min(i, picked.length - 1)].scheme_code));
   const fifty = picked.map((p) => p.scheme_code).join(',');
   const asOf = picked[0].nav_date.slice(0, 8) + '01';
   return [
-    { name: 'mf nav history, one scheme', run: () => nav(engine, parseNavParams([['scheme', one]])) },
+    {
+      name: 'mf nav history, one scheme',
+      run: () => nav(engine, parseNavParams([['scheme', one]])),
+      unread: unreadCodes.map((code) => () => nav(engine, parseNavParams([['scheme', code]]))),
+    },
     { name: 'mf nav bulk, 50 schemes', run: () => nav(engine, parseNavParams([['schemes', fifty]])) },
     {
       name: 'mf latest as of a date, 50 schemes',

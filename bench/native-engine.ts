@@ -46,6 +46,11 @@ export class NativeEngine implements Engine {
     });
   }
 
+  async columns(sql: string, params?: Param[]): Promise<unknown[][]> {
+    const reader = await this.conn.runAndReadAll(sql, params as DuckDBValue[] | undefined);
+    return reader.getColumnsJS().map((c) => c.map(plain));
+  }
+
   async arrow(): Promise<Table> {
     throw new Error('the native reference engine returns rows only');
   }

@@ -2,70 +2,52 @@ import type { BenchResult, Stats } from './lib.js';
 
 const med = (v: Stats | number) => (typeof v === 'number' ? v : v.median);
 
-/** docs/performance.md from one suite run: the table, then an SVG bar chart of the ratios. */
-export function renderPerformanceDoc(p: {
-  generated_at: string;
-  scale: string;
-  node: string;
-  cpus: number;
-  chromium: string | null;
-  loadavg: number[];
-  uptime: string;
-  started: { uptime: string };
-  results: BenchResult[];
-}): string {
+const START = '<!-- bench:start -->';
+const END = '<!-- bench:end -->';
+
+/**
+ * docs/performance.md with one suite run's table and chart between the bench markers; the prose
+ * around them (what was measured and why) is kept. Without markers the run's section is the whole doc.
+ */
+export function renderPerformanceDoc(
+  p: {
+    generated_at: string;
+    scale: string;
+    node: string;
+    cpus: number;
+    loadavg: number[];
+    chromium: string | null;
+    started: { uptime: string };
+    uptime: string;
+    store?: string;
+    results: BenchResult[];
+  },
+  existing = '',
+): string {
   const rows = p.results.map((r) =>
-    `| ${r.case} | ${fmt(med(r.almanac))} ${r.unit} | ${r.reference ? `${fmt(med(r.reference.value))} ${r.unit} (${r.reference.name})` : ''} | ${r.ratio ?? ''} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'met' : '**missed**'} | ${r.note ?? ''} |`,
+    `| ${r.case} | ${fmt(med(r.almanac))} ${r.unit}${r.measure === 'cpu' ? ' CPU' : ''} | ${r.reference ? `${fmt(med(r.reference.value))} ${r.unit} (${r.reference.name})` : ''} | ${r.ratio ?? ''} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'met' : '**missed**'} | ${r.note ?? ''} |`,
   );
-  return [
-    '# Performance',
-    '',
-    `Measured by \`npm run bench -- --scale ${p.scale}\` on ${p.generated_at} (${p.cpus} cores, Node ${p.node}, ${p.chromium ?? 'no Chromium'}).`,
+  const section = [
+    START,
+    `Measured by \`npm run bench -- --scale ${p.scale}\` on ${p.generated_at} (${p.cpus} cores, Node ${p.node}, ${p.chromium ?? 'no Chromium'}, load average at the end ${p.loadavg.map((l) => l.toFixed(1)).join(' / ')}).`,
     `The machine is shared: \`uptime\` said \`${p.started.uptime}\` at the start and \`${p.uptime}\` at the end.`,
     'Each case is timed next to its reference in the same run; ratio = Almanac / reference (lower is better).',
-    'The raw figures are in `bench/results/`.',
+    'Query cases are CPU time per call (user + system of the process, so native DuckDB counts all its threads), median of the repeats;',
+    'their wall times are in the note and in `bench/results/`.',
+    ...(p.store ? [`This run timed the query cases on a store synced earlier (\`--store\`): no download, ingest or refresh case.`] : []),
     '',
     '| case | Almanac (median) | reference (median) | ratio | target | | note |',
     '|---|---|---|---|---|---|---|',
     ...rows,
     '',
     '![ratio to reference (dashed: 1x and 2x)](performance.svg)',
-    '',
-    ...CHROMIUM_METHOD,
-    '',
+    END,
   ].join('\n');
+  const at = existing.indexOf(START);
+  const end = existing.indexOf(END);
+  if (at < 0 || end < at) return `# Performance\n\n${section}\n`;
+  return existing.slice(0, at) + section + existing.slice(end + END.length);
 }
-
-/** How the Chromium cases measure (bench/chromium.ts), so each figure can be read for what it is. */
-const CHROMIUM_METHOD = [
-  '## How the Chromium cases measure',
-  '',
-  'The built app (`vite build` into `.data/bench-app`) served by the app server on loopback, the stand-in publisher behind it,',
-  "Debian's Chromium headless through playwright-core with the e2e tests' flags, one profile for the run and a fresh browser",
-  'process for each phase, so that each phase\'s peak memory is its own.',
-  '',
-  '- **Memory** is resident memory read from `/proc` every 100 ms for the processes CDP `SystemInfo.getProcessInfo` lists.',
-  "  The tab is the largest renderer process: the page's dedicated workers (DuckDB's, the sync worker) are threads of it, so its",
-  '  RSS includes their WebAssembly memories, which CDP\'s JS-heap metrics leave out. The kernel\'s high-water mark (VmHWM)',
-  '  is no cross-check (Chromium resets it). The native reference is the peak RSS (`maxRSS`) of a child process doing the same work.',
-  '- **Download + ingest**: the Data view with only "Mutual-fund NAVs" ticked, Sync pressed, after the first visit installed',
-  "  the app. Timed in the page from the message that starts the sync worker to the worker's result (an init script taps the",
-  "  worker's messages; the app is not changed). Includes the HTTP download, parquet decoding, the insert, the CHECKPOINT and",
-  '  the switch. The row count loaded is checked against the manifest.',
-  '- **Tab memory while querying**: a fresh browser opens the synced app, then five scheme pages (NAV history, chart drawn),',
-  '  a fund search with three filters, and in the SQL view: latest NAV as of a date for 50 schemes, a scan of the whole',
-  '  history, 1,000,000 rows into the grid (scrolled), 1,000 rows. The native reference asks the same (the same service',
-  '  functions for NAV and search, the same SQL text) over the Node store built from the same files.',
-  '- **Grid scroll**: in the SQL view\'s grid, the scroll position is moved once per animation frame (240 frames of three',
-  '  rows, then 120 jumps to pseudo-random places), and the intervals between frames are recorded; the same over a',
-  '  1,000-row result is the reference. The grid must end showing its last row. Headless Chromium renders in software.',
-  '- **Start to first chart**: from the navigation to a deep link (`#/indicators/<category>?ids=a,b`, `#/funds/<code>`) in a',
-  '  browser just launched on the profile (launching it is not counted), to the first animation frame at which the',
-  "  view's uPlot canvas holds painted pixels. Cold: the origin's service worker, Cache Storage and the HTTP cache emptied",
-  '  first (CDP), so the app, its wasm and worker come from the server and are compiled afresh; the data stays in OPFS',
-  '  (without data there is no chart). Warm: the installed PWA, every file from the precache, after one unmeasured visit.',
-  '- **Bundle**: every file of the build, raw and gzipped (zlib default level), grouped.',
-];
 
 export function svgChart(results: BenchResult[]): string {
   const bars = results.filter((r) => r.ratio !== undefined);

@@ -11,6 +11,7 @@ const CHANNELS = [
   'server:status',
   'source:manifest',
   'store:delete',
+  'store:import-amfi',
   'store:import-prices',
   'sync:cancel',
   'sync:run',

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Makes a fresh clone work: installs dependencies when node_modules is missing or older than the
-// lock file; with --build (and --test, for the e2e tests) builds the app when dist/ is older than
+// Makes a fresh clone work: installs dependencies when node_modules does not hold what the lock file
+// pins; with --build (and --test, for the e2e tests) builds the app when dist/ is older than
 // its sources.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,9 +34,26 @@ function run(cmd, args, env = {}) {
   }
 }
 
-// npm writes node_modules/.package-lock.json on every install: it is the install's timestamp.
-const installed = mtime(path.join(root, 'node_modules', '.package-lock.json'));
-if (installed === 0 || installed < mtime(path.join(root, 'package-lock.json'))) {
+/**
+ * Whether node_modules holds what package-lock.json pins: npm records what it installed in
+ * node_modules/.package-lock.json, so every package the lock requires (optional ones may be absent,
+ * e.g. other platforms' binaries) must be there at the pinned version. By content, not by time: a
+ * fresh checkout or a git worktree sharing one install has a lock file newer than the install, and
+ * reinstalling there would replace an install others are using for nothing.
+ */
+function installMatchesLock() {
+  const read = (p) => (existsSync(p) ? JSON.parse(readFileSync(p, 'utf8')).packages ?? {} : null);
+  const installed = read(path.join(root, 'node_modules', '.package-lock.json'));
+  const locked = read(path.join(root, 'package-lock.json'));
+  if (!installed || !locked) return false;
+  return Object.entries(locked).every(([name, pkg]) => {
+    if (name === '') return true;
+    const have = installed[name];
+    return have ? have.version === pkg.version : pkg.optional === true || pkg.devOptional === true;
+  });
+}
+
+if (!installMatchesLock()) {
   // The Electron binary is only needed by `npm run desktop`, not by start or the tests.
   run('npm', ['ci', '--no-audit', '--no-fund'], { ELECTRON_SKIP_BINARY_DOWNLOAD: '1' });
 }

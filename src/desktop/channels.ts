@@ -15,6 +15,7 @@ export const CHANNELS = [
   'server:status',
   'source:manifest',
   'store:delete',
+  'store:import-amfi',
   'store:import-prices',
   'sync:cancel',
   'sync:run',

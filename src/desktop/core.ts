@@ -10,11 +10,13 @@ import { BUSY_MESSAGE, withLock } from '../core/sync/lock.js';
 import { outcomeOf, type SyncOutcome } from '../core/sync/outcome.js';
 import { deleteDataset, fileState } from '../core/sync/state.js';
 import type { SyncEvent } from '../core/sync/progress.js';
-import { ensureNormCdf } from '../core/services/compare/normal.js';
 import { parsePricesCsv, storePrices } from '../core/services/compare/import.js';
+import { parseAmfi } from '../core/amfi/parse.js';
+import { importAmfiText } from '../core/amfi/import.js';
+import type { Engine } from '../core/engine/engine.js';
 import { isChannel, type Channel, type DesktopInfo, type ServerStatus } from './channels.js';
 import { confine } from './confine.js';
-import { IpcInputError, validateCsv, validateManifestRequest, validateQuery, validateService, validateSql, validateSyncRequest } from './ipc.js';
+import { IpcInputError, validateAmfiImport, validateCsv, validateManifestRequest, validateQuery, validateService, validateSql, validateSyncRequest } from './ipc.js';
 import { fetchManifestText } from './manifest.js';
 import { loadSettings, saveSettings, validateSettings, type DesktopSettings } from './settings.js';
 
@@ -93,6 +95,19 @@ export async function startDesktopCore(opts: DesktopOptions): Promise<DesktopCor
     }
   }
 
+  /** A change to the user's own tables: the store steps aside, the working copy in an engine holding no file. */
+  function changeUserData<T>(change: (engine: Engine) => Promise<T>): Promise<T> {
+    return stepAside('import', async () => {
+      const engine = await NodeEngine.open();
+      try {
+        const user = await UserData.open(engine, host.storage, host);
+        return await user.mutate(change);
+      } finally {
+        await engine.close();
+      }
+    });
+  }
+
   function windowEngine(): NodeEngine {
     if (busy) throw new IpcInputError(`a ${busy} is running; queries answer again when it finishes`);
     return open.window;
@@ -154,16 +169,13 @@ export async function startDesktopCore(opts: DesktopOptions): Promise<DesktopCor
     'store:import-prices': async (args) => {
       // Parsed before the store steps aside: a bad line is reported and nothing changes.
       const rows = parsePricesCsv(validateCsv(args));
-      return stepAside('import', async () => {
-        // The user schema's working copy, in an engine that holds no file while save() builds one.
-        const engine = await NodeEngine.open();
-        try {
-          const user = await UserData.open(engine, host.storage, host);
-          return { rows: await user.mutate((e) => storePrices(e, rows)) };
-        } finally {
-          await engine.close();
-        }
-      });
+      return { rows: await changeUserData((e) => storePrices(e, rows)) };
+    },
+    'store:import-amfi': async (args) => {
+      const { text, fileName } = validateAmfiImport(args);
+      // Read before the store steps aside: a file that is not an AMFI NAV file changes nothing.
+      parseAmfi(text);
+      return changeUserData((e) => importAmfiText(e, text, fileName));
     },
   };
 
@@ -183,8 +195,6 @@ export async function startDesktopCore(opts: DesktopOptions): Promise<DesktopCor
 
 async function openDesktopStore(dataDir: string): Promise<Open> {
   const store = await openStore(dataDir);
-  // SQL functions are the database's: registered here, the window's compare and the server's share it.
-  await ensureNormCdf(store.engine);
   await confine(store.engine);
   return { store, window: (store.engine as NodeEngine).connect() };
 }

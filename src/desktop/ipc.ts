@@ -101,6 +101,16 @@ export function validateManifestRequest(input: unknown): { service: Service; bas
   return { service: validateService(o.service), base: sourceUrl(o.base, 'base'), etag };
 }
 
+/** An AMFI file's text and its name (kept as the rows' provenance: one plain name, no path). */
+export function validateAmfiImport(input: unknown): { text: string; fileName: string } {
+  const { text, fileName } = object(input, 'import arguments');
+  if (typeof text !== 'string' || text.length > MAX_CSV) throw new IpcInputError('text must be text under 64 MB');
+  if (typeof fileName !== 'string' || !/^[^/\\\x00-\x1f]{1,200}$/.test(fileName)) {
+    throw new IpcInputError('fileName must be a plain file name of 1 to 200 characters');
+  }
+  return { text, fileName };
+}
+
 export function validateCsv(input: unknown): string {
   const { csv } = object(input, 'import arguments');
   if (typeof csv !== 'string' || csv.length > MAX_CSV) throw new IpcInputError('csv must be text under 64 MB');

@@ -16,6 +16,7 @@ import { sizeHuman, writeManifest, writeTableFiles, type FileFormat, type Writte
 import { detailsAsOf, detailsRows } from './mf-details.js';
 import { aaumQuarter, buildDataQuality, buildDetails, buildLatest, buildNav, loadInputs } from './mf-tables.js';
 import { buildUniverse } from './mf-universe.js';
+import { documentedColumns, driftManifest, publishedSources, type PublishedSources } from './drift.js';
 import { asOfDate, generatedAt, type GenOptions } from './options.js';
 
 /** Which tiny-scale scheme codes carry which edge case (tiny's structure does not depend on the seed). */
@@ -29,7 +30,6 @@ const NAV_TEXT = NAV_FILE_SUFFIXES.filter((f) => f !== 'parquet');
 const TEXT_OPTIONS = { csvQuoteAll: true, sqliteTypes: { nav: 'REAL' as const } };
 
 export async function generate(opts: GenOptions): Promise<void> {
-  if (opts.drift) throw new Error(`mf: schema drift '${opts.drift}' is not generated yet (issue 14); the hook is here, in generate()`);
   const asOf = asOfDate(opts.generation);
   const stamp = generatedAt(opts.generation);
   const universe = buildUniverse(opts.scale, opts.seed);
@@ -50,16 +50,18 @@ export async function generate(opts: GenOptions): Promise<void> {
     await conn.run('CREATE SCHEMA txt');
     await conn.run(`CREATE VIEW txt.${NAV_FILE_BASE} AS SELECT scheme_code, date, nav::DOUBLE AS nav, scheme_name, isin FROM main.${NAV_FILE_BASE}`);
 
+    const src = await publishedSources(conn, opts.drift);
+
     const files: Record<string, WrittenFile> = {};
     const write = async (table: string, baseName: string, formats: readonly string[], extra: Partial<Parameters<typeof writeTableFiles>[1]> = {}) =>
-      Object.assign(files, await writeTableFiles(conn, { table, dir: opts.dir, baseName, formats: formats as FileFormat[], readme: readme(baseName, asOf), ...extra }));
-    await write(`main.${NAV_FILE_BASE}`, NAV_FILE_BASE, ['parquet'], { parquet: { rowGroupSize: ROW_GROUP, compression: 'zstd' } });
-    await write(`txt.${NAV_FILE_BASE}`, NAV_FILE_BASE, NAV_TEXT, TEXT_OPTIONS);
-    await write(LATEST_FILE_BASE, LATEST_FILE_BASE, LATEST_FILE_SUFFIXES, { csvQuoteAll: true, parquet: { compression: 'zstd' } });
+      Object.assign(files, await writeTableFiles(conn, { table, dir: opts.dir, baseName, formats: formats as FileFormat[], readme: readme(baseName, asOf, documentedColumns(opts.drift, src)), ...extra }));
+    await write(src.navParquet, NAV_FILE_BASE, ['parquet'], { parquet: { rowGroupSize: ROW_GROUP, compression: 'zstd' } });
+    await write(src.navText, NAV_FILE_BASE, NAV_TEXT, TEXT_OPTIONS);
+    await write(src.latest, LATEST_FILE_BASE, LATEST_FILE_SUFFIXES, { csvQuoteAll: true, parquet: { compression: 'zstd' } });
     await write(DETAILS_FILE_BASE, DETAILS_FILE_BASE, DETAILS_FILE_SUFFIXES, { parquet: { compression: 'zstd' } });
     await write(DATA_QUALITY_FILE_BASE, DATA_QUALITY_FILE_BASE, DATA_QUALITY_FILE_SUFFIXES);
 
-    const manifest = await buildManifest(conn, opts, files, stamp, asOf, details.length);
+    const manifest = driftManifest(await buildManifest(conn, opts, files, stamp, asOf, details.length), opts.drift, src, asOf);
     await writeManifest(opts, manifest);
   } finally {
     conn.closeSync();
@@ -210,7 +212,11 @@ const LATEST_COLUMN_NOTES: Record<(typeof LATEST_COLUMNS)[number], string> = {
   aaum_quarter_end: 'ISO quarter-end date; sort quarters on this',
 };
 
-function readme(baseName: string, asOf: string): string {
+function readme(
+  baseName: string,
+  asOf: string,
+  src: Pick<PublishedSources, 'navColumns' | 'latestColumns'> = { navColumns: NAV_FILE_COLUMNS, latestColumns: LATEST_COLUMNS },
+): string {
   return [
     `# ${baseName}`,
     '',
@@ -218,9 +224,9 @@ function readme(baseName: string, asOf: string): string {
     'Licence: CC0 1.0. Not an authoritative source; provided as is.',
     '',
     baseName === NAV_FILE_BASE
-      ? `Columns: ${NAV_FILE_COLUMNS.join(', ')}. date is a YYYY-MM-DD string; CSV quotes every text value, TSV quotes nothing.`
+      ? `Columns: ${src.navColumns.join(', ')}. date is a YYYY-MM-DD string; CSV quotes every text value, TSV quotes nothing.`
       : baseName === LATEST_FILE_BASE
-        ? `Columns (${LATEST_COLUMNS.length}): ${LATEST_COLUMNS.join(', ')}.`
+        ? `Columns (${src.latestColumns.length}): ${src.latestColumns.join(', ')}.`
         : `See ${MF_BASE_PATH}/ for the columns.`,
     '',
   ].join('\n');

@@ -47,6 +47,8 @@ describe('cli sync / status / sql', { timeout: 600_000 }, () => {
     expect(status).toHaveLength(1);
     expect(status[0]).toMatchObject({ dataset: 'flags', generation: 1 });
     expect(status[0].etag).toMatch(/^"/);
+    // The publisher's files match the contract: nothing to report, and flags publishes no schema version.
+    expect(status[0]).toMatchObject({ drift: [], schema_version: null, local_schema_version: null });
 
     const rows = JSON.parse((await cli('sql', '--data', data, '--json', 'SELECT count(*) AS n FROM flags.credit_ratings')).stdout);
     expect(rows).toEqual([{ n: status[0].tables.credit_ratings.rows }]);

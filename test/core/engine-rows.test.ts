@@ -59,6 +59,27 @@ describe('tableToRows over DuckDB-WASM results', async () => {
     expect(rows[0]).toMatchObject({ i: -4000, s: 'id-9', b: true, dn: null });
   });
 
+  it('is identical at the edges the buffer reads take apart: 2^53 for BIGINT and DECIMAL, non-ASCII and byte-order marks, small and unsigned ints, sliced tables', async () => {
+    const edges = [0, 1, -1, 2 ** 32 - 1, 2 ** 32, -(2 ** 32), 2 ** 53 - 1, 2 ** 53, 2 ** 53 + 1, -(2 ** 53 - 1), -(2 ** 53), -(2 ** 53) - 1];
+    const big = [...edges.map(String), '9223372036854775807', '-9223372036854775808', '4611686018427387904'];
+    const { rows } = await same(`
+      SELECT b::BIGINT AS big, b::HUGEINT::DECIMAL(38,0) AS d0, b::HUGEINT::DECIMAL(38,4) AS d4,
+             (b::HUGEINT * 1000)::DECIMAL(38,2) AS d2, b::HUGEINT::UBIGINT AS ubig
+      FROM (VALUES ${big.map((b) => `('${b}')`).join(', ')}) t(b) WHERE b::HUGEINT >= 0
+      UNION ALL
+      SELECT b::BIGINT, b::HUGEINT::DECIMAL(38,0), b::HUGEINT::DECIMAL(38,4), (b::HUGEINT * 1000)::DECIMAL(38,2), NULL
+      FROM (VALUES ${big.map((b) => `('${b}')`).join(', ')}) t(b) WHERE b::HUGEINT < 0`);
+    expect(rows.map((r) => r.big)).toContain('9223372036854775807');
+    expect(rows.map((r) => r.big)).toContain(2 ** 53 - 1);
+    const text = await same(`
+      SELECT s, i::TINYINT AS t8, (i * 100)::SMALLINT AS t16, i::UTINYINT AS u8, (i * 70000)::UINTEGER AS u32, i::FLOAT / 3 AS f32
+      FROM (VALUES ('plain', 1), (NULL, 2), ('Café – Fund', 3), (chr(65279) || 'bom first', 4), ('', 5), ('x' || chr(65279), 6)) t(s, i)`);
+    expect(text.rows.map((r) => r.s)).toEqual(['plain', null, 'Café – Fund', 'bom first', '', 'x\ufeff']);
+    const ascii = await same(`SELECT 'id' || i AS s, DATE '2001-01-01' + i::INTEGER AS d FROM range(0, 3000) t(i)`);
+    const sliced = ascii.table.slice(1500, 2600);
+    expect(tableToRows(sliced)).toEqual(referenceRows(sliced));
+  });
+
   it('is identical for arbitrary values (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -78,6 +99,15 @@ describe('tableToRows over DuckDB-WASM results', async () => {
       ),
       { numRuns: 40 },
     );
+  });
+
+  it('engine.columns holds the same values as engine.all, column by column', async () => {
+    const sql = `SELECT i, 'n' || i AS s, (i * 1.5)::DECIMAL(9,2) AS d, CASE WHEN i % 3 = 0 THEN NULL ELSE DATE '2020-01-01' + i::INTEGER END AS day
+      FROM range(0, 5000) t(i) WHERE i % 2 = ?::INTEGER`;
+    const rows = await engine.all<Row>(sql, ['1']);
+    const cols = await engine.columns(sql, ['1']);
+    expect(cols).toEqual(['i', 's', 'd', 'day'].map((k) => rows.map((r) => r[k])));
+    expect(cols[0]).toHaveLength(2500);
   });
 
   it('an empty result is an empty list', async () => {

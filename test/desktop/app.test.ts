@@ -198,15 +198,19 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'index.html')))('des
       const d = new Date(Date.UTC(2026, 0, 5 + i)).toISOString().slice(0, 10);
       return [`${d},ACME,${(100 * (1 + 0.01 * Math.sin(i))).toFixed(2)}`, `${d},BENCH,${(50 + i * 0.2).toFixed(2)}`];
     }).flat()].join('\n');
+    await page.getByText('Import your own prices').click();
     await page.locator('input[type=file]').setInputFiles({ name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-    await page.getByText('Imported 60 prices from prices.csv.').waitFor({ timeout: 60_000 });
+    await page.getByRole('status').filter({ hasText: 'Imported 60 prices from prices.csv.' }).waitFor({ timeout: 60_000 });
     expect(invoked).toContain('store:import-prices');
 
-    await page.getByLabel(/^Symbols/).fill('ACME');
-    await page.getByLabel('Benchmark').selectOption('BENCH');
+    const picker = page.getByRole('combobox', { name: /Securities/ });
+    await picker.fill('ACME');
+    await page.getByRole('option').filter({ hasText: 'ACME' }).first().waitFor({ timeout: 30_000 });
+    await picker.press('Enter');
+    await page.getByLabel('Benchmark', { exact: true }).selectOption('BENCH');
     await page.getByLabel('From', { exact: true }).fill('2026-01-01');
     await page.getByLabel('To', { exact: true }).fill('2026-02-28');
-    await page.getByLabel(/^Risk-free rate/).fill('0');
+    await page.getByLabel('Risk-free rate', { exact: true }).fill('0');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.locator('td[data-metric="Sharpe"][data-symbol="ACME"]').waitFor({ timeout: 60_000 });
     expect(await page.getByRole('alert').count()).toBe(0);
@@ -216,14 +220,15 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'index.html')))('des
     const port = await freePort();
     const info = (await core.handle('settings:set', { source: publisher.url, server: { enabled: true, port } })) as { server: { url: string } };
     try {
-      const q = 'symbols=ACME&benchmark=BENCH&start_date=2026-01-01&end_date=2026-02-28&risk_free_rate=0';
+      // The view shows full precision (quantstats' table), so the server is asked for the same.
+      const q = 'symbols=ACME&benchmark=BENCH&start_date=2026-01-01&end_date=2026-02-28&risk_free_rate=0&precision=full';
       const report = (await (await fetch(`${info.server.url}/v1/compare?${q}`)).json()) as { symbols: { symbol: string; all_metrics: Record<string, unknown> }[] };
       const acme = report.symbols.find((x) => x.symbol === 'ACME')!;
-      // Sharpe, and one that needs the core's SQL function (the normal CDF) on the window's connection.
+      // Sharpe, and one that needs the normal CDF's SQL macros on the window's own connection.
       for (const metric of ['Sharpe', 'Prob. Sharpe Ratio']) {
-        const shown = (await page.locator(`td[data-metric="${metric}"][data-symbol="ACME"]`).textContent())!.trim();
-        expect(shown, metric).not.toBe('');
-        expect(shown, metric).toBe(String(acme.all_metrics[metric] ?? ''));
+        const shown = await page.locator(`td[data-metric="${metric}"][data-symbol="ACME"]`).getAttribute('data-value');
+        expect(acme.all_metrics[metric], metric).toBeTypeOf('number');
+        expect(shown, metric).toBe(JSON.stringify(acme.all_metrics[metric]));
       }
     } finally {
       await core.handle('settings:set', { source: publisher.url, server: { enabled: false, port: 8765 } });

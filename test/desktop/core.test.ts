@@ -7,7 +7,8 @@ import { tableFromIPC } from 'apache-arrow';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startPublisher, type Publisher } from '../../src/publisher/server.js';
-import { generate } from '../../src/gen/flags.js';
+import { publishTiny } from '../helpers/tiny-data.js';
+import { amfiDailyFile } from '../helpers/amfi-file.js';
 import { startDesktopCore, type DesktopCore } from '../../src/desktop/core.js';
 import { ipcAnswerer } from '../../src/desktop/main-ipc.js';
 import type { DesktopInfo } from '../../src/desktop/channels.js';
@@ -39,7 +40,7 @@ describe('desktop core through its IPC handlers', () => {
 
   it('syncs, answers the window and the local server from one copy of the data', { timeout: 300_000 }, async () => {
     root = await mkdtemp(path.join(tmpdir(), 'almanac-desktop-'));
-    await generate({ scale: 'tiny', dir: path.join(root, 'pub', 'flags'), generation: 1, seed: 5 });
+    await publishTiny(path.join(root, 'pub'), ['flags'], { seed: 5 });
     publisher = await startPublisher({ dataDir: path.join(root, 'pub'), limits: 'off' });
     core = await startDesktopCore({ userDataDir: path.join(root, 'userData') });
 
@@ -93,9 +94,6 @@ describe('desktop core through its IPC handlers', () => {
     await expect(core.handle('engine:exec', { sql: `ATTACH '${path.join(root, 'new.duckdb')}' AS x` })).rejects.toThrow(/disabled by configuration/);
     await expect(core.handle('engine:exec', { sql: 'SET enable_external_access = true' })).rejects.toThrow(/locked/);
     expect(existsSync(outside)).toBe(false);
-
-    // The core's SQL functions are there for the window's compare.
-    expect(await count(core, "SELECT count(*) AS n FROM duckdb_functions() WHERE function_name = 'almanac_norm_cdf'")).toBe(1);
   });
 
   it('checks a source through the main process', { timeout: 60_000 }, async () => {
@@ -131,6 +129,16 @@ describe('desktop core through its IPC handlers', () => {
     await expect(core.handle('store:import-prices', { csv: 'date,symbol,close\n2026-01-09,ACME,-1\n' })).rejects.toThrow(/line 2: close -1 must be positive/);
     expect(await count(core, 'SELECT count(*) AS n FROM user.prices')).toBe(10);
     await expect(core.handle('store:import-prices', { csv: 7 })).rejects.toThrow(/csv must be text/);
+
+    // An AMFI NAV file through the same door (the Data view's import card); a bad one changes nothing.
+    const amfi = amfiDailyFile('2026-11-16', [{ code: 100000, name: 'Sample Fund - Growth', isin: null, nav: '10.5000' }]);
+    const read = (await core.handle('store:import-amfi', { text: amfi, fileName: 'NAVAll-2026-11-16.txt' })) as { rows: number; layout: string };
+    expect(read).toMatchObject({ rows: 1, layout: 'daily', dates: ['2026-11-16'] });
+    expect(await count(core, "SELECT count(*) AS n FROM user.amfi_nav WHERE source_file = 'NAVAll-2026-11-16.txt'")).toBe(1);
+    await expect(core.handle('store:import-amfi', { text: 'not an AMFI file\n', fileName: 'x.txt' })).rejects.toThrow(/unrecognised AMFI header/);
+    await expect(core.handle('store:import-amfi', { text: amfi, fileName: '../x.txt' })).rejects.toThrow(/fileName must be a plain file name/);
+    expect(await count(core, 'SELECT count(*) AS n FROM user.amfi_nav')).toBe(1);
+    expect(await count(core, 'SELECT count(*) AS n FROM user.prices')).toBe(10);
 
     await expect(core.handle('store:delete', { service: '../state' })).rejects.toThrow(/service must be one of/);
     await core.handle('store:delete', { service: 'flags' });

@@ -1,11 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROXY, serveApp, type AppServer } from '../../src/cli/app-server.js';
 import { startPublisher, type Publisher } from '../../src/publisher/server.js';
+import { SERVICES } from '../../src/core/sync/datasets.js';
+import { publishTiny } from '../helpers/tiny-data.js';
 import { hasChromium, launch, screenshot, type Session } from './browser.js';
 
 /**
@@ -13,16 +13,6 @@ import { hasChromium, launch, screenshot, type Session } from './browser.js';
  * OPFS, each view's main path, offline reload, and a new generation fetching only what changed.
  * Tests run in order on one profile, as a user's first session would.
  */
-/** Keyed by the generator's source, so a changed generator never serves a stale cache. */
-const genHash = createHash('sha256');
-for (const f of readdirSync('src/gen').sort()) genHash.update(readFileSync(path.join('src/gen', f)));
-const CACHE = path.join(tmpdir(), `almanac-e2e-tiny-g1-${genHash.digest('hex').slice(0, 12)}`);
-
-function gen(out: string, extra: string[] = []): void {
-  const r = spawnSync('npx', ['tsx', 'src/gen/cli.ts', '--scale', 'tiny', '--out', out, ...extra], { stdio: 'inherit' });
-  if (r.status !== 0) throw new Error(`generator failed (exit ${r.status})`);
-}
-
 describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chromium, OPFS)', () => {
   let dataDir: string;
   let publisher: Publisher;
@@ -30,10 +20,9 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
   let s: Session;
 
   beforeAll(async () => {
-    // Generation 1 of tiny data is deterministic; generated once and copied per run.
-    if (!existsSync(path.join(CACHE, 'flags', 'manifest.json'))) gen(CACHE);
+    // Generation 1 of tiny data, copied from the tests' cache (test/helpers/tiny-data.ts).
     dataDir = mkdtempSync(path.join(tmpdir(), 'almanac-e2e-data-'));
-    cpSync(CACHE, dataDir, { recursive: true });
+    await publishTiny(dataDir, SERVICES);
     publisher = await startPublisher({ dataDir, limits: 'off' });
     app = await serveApp({ dist: path.resolve('dist'), publisher: publisher.url, config: { sources: { indicators: PROXY, mf: PROXY, flags: PROXY } } });
     s = await launch();
@@ -165,7 +154,7 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
 
   it('a new generation of one source downloads only the files that changed', async () => {
     const { page } = s;
-    gen(dataDir, ['--generation', '2', '--only', 'flags']);
+    await publishTiny(dataDir, ['flags'], { generation: 2 });
     await page.goto(`${app.url}#/data`);
     await page.getByTestId('state-flags').filter({ hasText: 'update available' }).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Sync', exact: true }).click();

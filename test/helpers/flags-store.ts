@@ -10,7 +10,8 @@ import { startPublisher } from '../../src/publisher/server.js';
 import { sync } from '../../src/core/sync/sync.js';
 import { nodeHost, openStore } from '../../src/core/store/node.js';
 import type { Engine } from '../../src/core/engine/engine.js';
-import { generate } from '../../src/gen/flags.js';
+import { NO_LIMITS } from '../core/sync/fixture.js';
+import { publishTiny } from './tiny-data.js';
 
 export interface TinyFlagsStore {
   engine: Engine;
@@ -22,11 +23,11 @@ export interface TinyFlagsStore {
 export async function openTinyFlagsStore(seed = 11): Promise<TinyFlagsStore> {
   const root = await mkdtemp(path.join(tmpdir(), 'almanac-flags-store-'));
   const published = path.join(root, 'pub', 'flags');
-  await generate({ scale: 'tiny', dir: published, generation: 1, seed });
+  await publishTiny(path.dirname(published), ['flags'], { seed });
   const publisher = await startPublisher({ dataDir: path.dirname(published), limits: 'off' });
   try {
     const host = nodeHost(path.join(root, 'store'));
-    const summary = await sync({ storage: host.storage, host, source: publisher.url, only: ['flags'] });
+    const summary = await sync({ storage: host.storage, host, source: publisher.url, only: ['flags'], rules: NO_LIMITS });
     if (summary.errors.length) throw new Error(`flags sync failed: ${summary.errors.join('; ')}`);
   } finally {
     await publisher.close();

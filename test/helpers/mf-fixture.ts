@@ -1,5 +1,5 @@
 /**
- * Tiny MF data for the service tests: the generator writes the published files once per test file,
+ * Tiny MF data for the service tests: a copy of the published files (test/helpers/tiny-data.ts),
  * and `loadMf` loads them into a DuckDB-WASM engine the way the app sees them (schema `mf`, the
  * contract's tables and types). read_csv over .csv.gz works offline in DuckDB-WASM; read_parquet
  * does not. The published columns are read as text and cast by the INSERT into the contract's types,
@@ -10,14 +10,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Engine } from '../../src/core/engine/engine.js';
 import { LATEST_FILE_BASE, NAV_FILE_BASE, TABLES } from '../../src/core/contract/mf.js';
+import { publishTiny } from './tiny-data.js';
 
-/** Generates the tiny MF data set (generation 1, fixed seed) into a fresh temp dir; returns DIR/mf. */
+/** Copies the tiny MF data set (fixed seed) into a fresh temp dir; returns DIR/mf. */
 export async function generateTinyMf(generation = 1): Promise<string> {
   const root = mkdtempSync(path.join(tmpdir(), 'almanac-mf-'));
-  const { generate } = await import('../../src/gen/mf.js');
-  const dir = path.join(root, 'mf');
-  await generate({ scale: 'tiny', dir, generation, seed: 42 });
-  return dir;
+  await publishTiny(root, ['mf'], { generation });
+  return path.join(root, 'mf');
 }
 
 export async function loadMf(engine: Engine, dir: string): Promise<void> {

@@ -10,13 +10,14 @@ import { sync } from '../../src/core/sync/sync.js';
 import { nodeHost, openStore } from '../../src/core/store/node.js';
 import type { Engine } from '../../src/core/engine/engine.js';
 import { generateTinyMf } from './mf-fixture.js';
+import { NO_LIMITS } from '../core/sync/fixture.js';
 
 export async function openTinyMfStore(storeDir: string): Promise<{ engine: Engine; close: () => Promise<void> }> {
   const published = path.dirname(await generateTinyMf());
   const publisher = await startPublisher({ dataDir: published, limits: 'off' });
   try {
     const host = nodeHost(storeDir);
-    const summary = await sync({ storage: host.storage, host, source: publisher.url, only: ['mf'] });
+    const summary = await sync({ storage: host.storage, host, source: publisher.url, only: ['mf'], rules: NO_LIMITS });
     if (summary.errors.length) throw new Error(`mf sync failed: ${summary.errors.join('; ')}`);
   } finally {
     await publisher.close();

@@ -10,7 +10,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate, tempDir } from '../core/sync/fixture.js';
+import { generate, NO_LIMITS, tempDir } from '../core/sync/fixture.js';
 import { startPublisher } from '../../src/publisher/server.js';
 import { sync } from '../../src/core/sync/sync.js';
 import { SERVICES } from '../../src/core/sync/datasets.js';
@@ -23,8 +23,11 @@ import { CATEGORY_IDS, TABLE_NAMES as IND_TABLES } from '../../src/core/contract
 import { LONG, writeFigures } from './figures.js';
 
 const TARGET = LONG ? 100_000 : 10_000;
-/** Wall-clock bound of the request loop; the figures say how many requests fitted. */
-const BUDGET_MS = LONG ? 1_800_000 : 120_000;
+/**
+ * Wall-clock bound of the request loop, against a runaway only: 10,000 requests took 30 s on an idle
+ * machine and 9,200 fitted in the old 120 s at load 11, so the run now has room for all of TARGET.
+ */
+const BUDGET_MS = LONG ? 1_800_000 : 600_000;
 const CONCURRENCY = 8;
 
 const INJECTIONS = [
@@ -96,7 +99,7 @@ describe('fuzz campaign: REST and MCP with generated inputs', { timeout: BUDGET_
     const pub = await startPublisher({ dataDir: path.join(root, 'pub'), limits: 'off' });
     try {
       const host = nodeHost(path.join(root, 'store'));
-      const s = await sync({ storage: host.storage, host, source: pub.url });
+      const s = await sync({ storage: host.storage, host, source: pub.url, rules: NO_LIMITS });
       expect(s.errors).toEqual([]);
     } finally {
       await pub.close();
@@ -312,7 +315,7 @@ describe('fuzz campaign: REST and MCP with generated inputs', { timeout: BUDGET_
     expect(changed).toEqual([]);
     expect(pwn).toEqual([]);
     expect(health).toEqual([200, 200, 200, 200, 200]);
-    // How many fit in the budget depends on the machine: a figure for the report, not a verdict.
-    expect(tally.requests).toBeGreaterThan(0);
+    // Issue #12 asks for at least TARGET requests per run; stopping at the budget is a failed run.
+    expect(tally.requests).toBeGreaterThanOrEqual(TARGET);
   });
 });

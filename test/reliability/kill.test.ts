@@ -74,16 +74,19 @@ function child(args: string[]): { proc: ReturnType<typeof spawn>; done: Promise<
   return { proc, done: new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal, out, err }))) };
 }
 
-/** Runs the child sync; SIGKILLs it at a hook (it kills itself) or when `watch` matches a store file. */
+/**
+ * Runs the child sync; SIGKILLs it at a hook (it kills itself) or as soon as the store directory
+ * reports a file matching `watch` (an inotify event, not a polling timer).
+ */
 async function killRun(store: string, source: string, p: Point, largest: string): Promise<Outcome> {
   const c = child(['kill', store, source, SERVICE, p.step ?? 'none', String(p.nth ?? 0), ...(p.file ? [largest] : [])]);
-  const timer = p.watch
-    ? setInterval(() => {
-        if (fs.readdirSync(store).some((n) => p.watch!.test(n))) c.proc.kill('SIGKILL');
-      }, 1)
+  const watcher = p.watch
+    ? fs.watch(store, (_event, name) => {
+        if (name && p.watch!.test(name)) c.proc.kill('SIGKILL');
+      })
     : undefined;
   const r = await c.done;
-  clearInterval(timer);
+  watcher?.close();
   if (r.signal === 'SIGKILL') return 'killed';
   if (r.code === 0) return 'not reached';
   throw new Error(`child sync exited ${r.code}: ${r.err}`);

@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parquetOf } from '../core/sync/crafted.js';
-import { tempDir } from '../core/sync/fixture.js';
+import { NO_LIMITS, tempDir } from '../core/sync/fixture.js';
 import { sync } from '../../src/core/sync/sync.js';
 import { fileState, readState, setChoice } from '../../src/core/sync/state.js';
 import { nodeHost } from '../../src/core/store/node.js';
@@ -58,6 +58,10 @@ function dirBytes(dir: string): number {
 
 const zeros = (n: number) => Buffer.alloc(n, 0);
 const csvRows = (bytes: number) => Buffer.from(CSV_HEADER + CSV_ROW.repeat(Math.ceil(bytes / CSV_ROW.length)));
+/** A gzip file of `members` members of 1 MiB of rows each (RFC 1952 allows many): ~3 KiB per MiB inflated. */
+const gzipMembers = (members: number, header = CSV_HEADER) =>
+  Buffer.concat([gzipSync(header), ...Array<Buffer>(members).fill(gzipSync(CSV_ROW.repeat(Math.ceil(MIB / CSV_ROW.length)), { level: 9 }))]);
+const CAPPED = /unpacks to more than 8388608 bytes; refused/;
 
 interface Scenario {
   label: string;
@@ -114,14 +118,21 @@ const SCENARIOS: Scenario[] = [
   { label: 'zip with two csv entries', choice: 'csv.zip', files: () => ({ 'surveillance_flags.csv.zip': { body: Buffer.from(zipSync({ 'a.csv': strToU8(CSV_HEADER), 'b.csv': strToU8(CSV_HEADER) })) } }), error: /more than one \.csv entry/ },
   { label: 'zip without a csv entry', choice: 'csv.zip', files: () => ({ 'surveillance_flags.csv.zip': { body: Buffer.from(zipSync({ 'README.md': strToU8('x') })) } }), error: /no \.csv entry/ },
   { label: 'not a zip', choice: 'csv.zip', files: () => ({ 'surveillance_flags.csv.zip': { body: randomBytes(3000) } }), error: /surveillance_flags\.csv\.zip|invalid zip|no \.csv entry/ },
-  { label: 'gzip bomb (csv.gz of zeros, 64 MiB)', choice: 'csv.gz', files: () => ({ 'surveillance_flags.csv.gz': { body: gzipSync(zeros(64 * MIB), { level: 9 }) } }), error: /surveillance_flags\.csv\.gz/ },
-  { label: 'gzip bomb (csv.gz of valid rows, 16 MiB)', choice: 'csv.gz', files: () => ({ 'surveillance_flags.csv.gz': { body: gzipSync(csvRows(16 * MIB), { level: 9 }), rows: 3 } }), error: /rows loaded, the manifest announces 3/ },
+  { label: 'gzip bomb (csv.gz of zeros, 64 MiB)', choice: 'csv.gz', files: () => ({ 'surveillance_flags.csv.gz': { body: gzipSync(zeros(64 * MIB), { level: 9 }) } }), error: CAPPED },
+  { label: 'gzip bomb (csv.gz of valid rows, 16 MiB)', choice: 'csv.gz', files: () => ({ 'surveillance_flags.csv.gz': { body: gzipSync(csvRows(16 * MIB), { level: 9 }), rows: 3 } }), error: CAPPED },
+  { label: 'gzip bomb (csv.gz of valid rows in 1,024 members, 1 GiB)', choice: 'csv.gz', files: () => ({ 'surveillance_flags.csv.gz': { body: gzipMembers(1024), rows: 3 } }), error: CAPPED },
+  { label: 'gzip bomb (tsv.gz of valid rows in 1,024 members, 1 GiB)', choice: 'tsv.gz', files: () => ({ 'surveillance_flags.tsv.gz': { body: gzipMembers(1024, CSV_HEADER.replaceAll(',', '\t')), rows: 3 } }), error: CAPPED },
   { label: 'gzip that is not gzip', choice: 'csv.gz', files: () => ({ 'surveillance_flags.csv.gz': { body: randomBytes(3000) } }), error: /surveillance_flags\.csv\.gz/ },
   { label: 'fake duckdb (random bytes, gz)', service: 'indicators', files: () => ({ 'indicators_all.duckdb.gz': { body: gzipSync(randomBytes(64 * 1024)) } }), error: /indicators/ },
   { label: 'fake duckdb (text, zip)', service: 'indicators', files: () => ({ 'indicators_all.duckdb.zip': { body: Buffer.from(zipSync({ 'indicators_all.duckdb': strToU8('DUCK'.repeat(5000)) })) } }), error: /indicators/ },
   { label: 'duckdb gzip bomb (64 MiB of zeros)', service: 'indicators', files: () => ({ 'indicators_all.duckdb.gz': { body: gzipSync(zeros(64 * MIB), { level: 9 }) } }), error: /unpacks to more than 8388608 bytes; refused/ },
   { label: 'duckdb zip-slip', service: 'indicators', files: () => ({ 'indicators_all.duckdb.zip': { body: Buffer.from(zipSync({ '../indicators_all.duckdb': randomBytes(100) })) } }), error: /refused zip entry/ },
-  ...(LONG ? [{ label: 'gzip bomb (csv.gz of zeros, 512 MiB)', choice: 'csv.gz', files: () => ({ 'surveillance_flags.csv.gz': { body: gzipSync(zeros(512 * MIB), { level: 9 }) } }), error: /surveillance_flags\.csv\.gz/ }] : []),
+  ...(LONG
+    ? [
+        { label: 'gzip bomb (csv.gz of zeros, 512 MiB)', choice: 'csv.gz', files: () => ({ 'surveillance_flags.csv.gz': { body: gzipSync(zeros(512 * MIB), { level: 9 }) } }), error: CAPPED },
+        { label: 'gzip bomb (csv.gz of valid rows in 16,384 members, 16 GiB)', choice: 'csv.gz', files: () => ({ 'surveillance_flags.csv.gz': { body: gzipMembers(16_384), rows: 3 } }), error: CAPPED },
+      ]
+    : []),
 ];
 
 describe('malicious publisher campaign', { timeout: 900_000 }, () => {
@@ -142,7 +153,7 @@ describe('malicious publisher campaign', { timeout: 900_000 }, () => {
     fs.mkdirSync(store, { recursive: true });
     srv.publish('flags', { 'surveillance_flags.parquet': { body: good, rows: 3 } });
     const host = nodeHost(store);
-    const s = await sync({ storage: host.storage, host, source: srv.url, only: ['flags'] });
+    const s = await sync({ storage: host.storage, host, source: srv.url, only: ['flags'], rules: NO_LIMITS });
     expect(s.errors).toEqual([]);
     previous = await checksums(store, 'flags');
     expect(previous.tables.surveillance_flags.n).toBe(3);
@@ -157,7 +168,7 @@ describe('malicious publisher campaign', { timeout: 900_000 }, () => {
       title: 'Malicious publishers',
       checks: [
         `${SCENARIOS.length} hostile publishers (traversal names, lying sizes and row counts, zip and gzip bombs, zip-slip, fake parquet and DuckDB), each synced into one store nested in a sentinel tree.`,
-        'After each: every file around the store hashes as before; the previous flags data answers the same rows and hashes; the sync reports an error naming what was refused; unpacking is capped (8 MiB in this campaign).',
+        'After each: every file around the store hashes as before; the previous flags data answers the same rows and hashes; the sync reports an error naming what was refused; unpacking (zip, .duckdb.gz, csv.gz and tsv.gz alike) is capped (8 MiB in this campaign).',
         'Peak store bytes: the largest the store directory grew during any scenario; peak RSS: the test process high-water mark.',
       ],
       counts: tally,
@@ -171,7 +182,7 @@ describe('malicious publisher campaign', { timeout: 900_000 }, () => {
       const host = nodeHost(store);
       await setChoice(fileState(host.storage), 'flags', (sc.choice ?? 'auto') as never);
       srv.publish(service, sc.files(), sc.raw);
-      const s = await sync({ storage: host.storage, host, source: srv.url, only: [service], retry: { baseMs: 5, attempts: 3 }, maxUnpackedBytes: CAP });
+      const s = await sync({ storage: host.storage, host, source: srv.url, only: [service], retry: { baseMs: 5, attempts: 3 }, maxUnpackedBytes: CAP, rules: NO_LIMITS });
       tally['peak store bytes'] = Math.max(tally['peak store bytes'], dirBytes(store));
       const outside = tree(root, store);
       const changed = [...new Set([...Object.keys(outside), ...Object.keys(sentinel)])].filter((k) => outside[k] !== sentinel[k]);

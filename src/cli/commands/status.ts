@@ -8,7 +8,7 @@ import type { Command } from './index.js';
 
 const command: Command = {
   name: 'status',
-  summary: 'what is stored locally: generation, ETag, rows, bytes, last sync per dataset',
+  summary: 'what is stored locally: generation, ETag, rows, bytes, last sync, schema version and drift per dataset',
   usage: 'npm run cli -- status --data DIR [--json]',
   async run(args: Args) {
     const state = await readState(new FsStorage(str(args, 'data')));
@@ -26,6 +26,11 @@ const command: Command = {
         `${d.dataset.padEnd(11)} generation ${d.generation}  rows ${d.rows}  bytes ${d.bytes}  last sync ${d.last_sync}  etag ${d.etag ?? '-'}\n`,
       );
       for (const [t, info] of Object.entries(d.tables)) await print(`  ${d.dataset}.${t.padEnd(22)} ${String(info.rows).padStart(10)} rows  from ${info.file}\n`);
+      if (d.schema_version !== null) {
+        const changed = d.schema_changed ? ` (changed ${d.schema_changed})` : '';
+        await print(`  schema version ${d.local_schema_version ?? '-'} locally, ${d.schema_version} at the publisher${changed}\n`);
+      }
+      for (const n of d.drift) await print(`  drift ${n.status.padEnd(8)} ${n.detail} Since ${n.since}.\n`);
       for (const e of d.errors) await print(`  last error: ${e}\n`);
     }
   },

@@ -1,5 +1,4 @@
-import { Float64, Int32, Table, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow';
-import type { Engine } from '../engine/engine.js';
+import type { Engine, Param } from '../engine/engine.js';
 import { parseAmfi, summarise, type AmfiFile } from './parse.js';
 
 /** Where AMFI imports land: the user's own database, never the publishers'. */
@@ -33,8 +32,8 @@ export async function importAmfiText(engine: Engine, text: string, sourceFile: s
   await engine.exec('BEGIN TRANSACTION');
   try {
     // Staged inside the user database: a DuckDB transaction may write to one database only.
-    await engine.exec('DROP TABLE IF EXISTS user.amfi_stage');
-    await engine.insertArrowIPC(stage(file, sourceFile), { schema: 'user', name: 'amfi_stage', create: true });
+    await engine.exec(`DROP TABLE IF EXISTS user.amfi_stage; CREATE TABLE user.amfi_stage (${STAGE_COLUMNS})`);
+    await stage(engine, file, sourceFile);
     await engine.exec(MERGE);
     for (const q of file.quality) {
       await engine.all('INSERT INTO user.amfi_quality VALUES (?, ?, ?, ?, ?, ?)', [
@@ -49,23 +48,22 @@ export async function importAmfiText(engine: Engine, text: string, sourceFile: s
   return { file: sourceFile, ...summarise(file) };
 }
 
-function stage(file: AmfiFile, sourceFile: string): Uint8Array {
-  const r = file.rows;
-  const text = (f: (x: (typeof r)[number]) => string | null) => vectorFromArray(r.map(f), new Utf8());
-  const table = new Table({
-    scheme_code: vectorFromArray(r.map((x) => x.scheme_code), new Int32()),
-    date: text((x) => x.date),
-    nav: vectorFromArray(r.map((x) => x.nav), new Float64()),
-    nav_text: text((x) => x.nav_text),
-    scheme_name: text((x) => x.scheme_name),
-    isin: text((x) => x.isin),
-    isin2: text((x) => x.isin2),
-    plan: text((x) => x.plan),
-    option: text((x) => x.option),
-    category: text((x) => x.category),
-    amc: text((x) => x.amc),
-    source_file: text(() => sourceFile),
-    source_line: vectorFromArray(r.map((x) => x.line), new Int32()),
-  });
-  return tableToIPC(table, 'stream');
+const STAGE_COLUMNS = `scheme_code INTEGER, date VARCHAR, nav DOUBLE, nav_text VARCHAR, scheme_name VARCHAR, isin VARCHAR,
+  isin2 VARCHAR, plan VARCHAR, "option" VARCHAR, category VARCHAR, amc VARCHAR, source_file VARCHAR, source_line INTEGER`;
+const STAGE_WIDTH = 13;
+const BATCH = 500;
+
+/**
+ * Rows go in as bound parameters, a batch per statement. Not through Arrow: apache-arrow's builders
+ * compile a function from a string (`new Function`), which the app's CSP (no 'unsafe-eval') forbids.
+ */
+async function stage(engine: Engine, file: AmfiFile, sourceFile: string): Promise<void> {
+  for (let i = 0; i < file.rows.length; i += BATCH) {
+    const chunk = file.rows.slice(i, i + BATCH);
+    const row = `(${Array(STAGE_WIDTH).fill('?').join(', ')})`;
+    const params: Param[] = chunk.flatMap((r) => [
+      r.scheme_code, r.date, r.nav, r.nav_text, r.scheme_name, r.isin, r.isin2, r.plan, r.option, r.category, r.amc, sourceFile, r.line,
+    ]);
+    await engine.all(`INSERT INTO user.amfi_stage VALUES ${chunk.map(() => row).join(', ')}`, params);
+  }
 }

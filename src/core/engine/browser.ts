@@ -3,7 +3,7 @@ import { Table, type AsyncRecordBatchStreamReader } from 'apache-arrow';
 import ehWasm from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import ehWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
 import { OFFLINE_SETTINGS, type Engine, type Param } from './engine.js';
-import { tableToRows } from './rows.js';
+import { tableToColumns, tableToRows } from './rows.js';
 
 export interface BrowserEngineOptions {
   path?: string;
@@ -54,6 +54,10 @@ export class BrowserEngine implements Engine {
 
   async all<T>(sql: string, params?: Param[]): Promise<T[]> {
     return tableToRows<T>(await this.arrow(sql, params));
+  }
+
+  async columns(sql: string, params?: Param[]): Promise<unknown[][]> {
+    return tableToColumns(await this.arrow(sql, params));
   }
 
   /** Runs as a pending query (polled by the worker), so `cancel()` can interrupt it. */

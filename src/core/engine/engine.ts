@@ -11,6 +11,11 @@ export type Row = Record<string, unknown>;
 export interface Engine {
   /** Plain rows: DECIMAL scaled exactly, BIGINT as number where safe, DATE as YYYY-MM-DD. */
   all<T = Row>(sql: string, params?: Param[]): Promise<T[]>;
+  /**
+   * The same plain values as `all`, column by column in select-list order: for long results read
+   * straight into a response's own shape, with no object per row in between.
+   */
+  columns(sql: string, params?: Param[]): Promise<unknown[][]>;
   /** The result as an Arrow table, untouched (for the SQL workbench and bulk transfer). */
   arrow(sql: string, params?: Param[]): Promise<Table>;
   /** Runs one or more statements without results. */
@@ -19,11 +24,6 @@ export interface Engine {
   insertArrowIPC(ipc: Uint8Array, table: { schema?: string; name: string; create: boolean }): Promise<void>;
   /** Registers a local file so SQL can read it by `name` (read_csv, ATTACH). */
   registerFile(name: string, path: string): Promise<void>;
-  /**
-   * Registers a scalar SQL function DOUBLE -> DOUBLE, for a primitive DuckDB lacks (the normal CDF
-   * of compare). Optional: a host without it cannot run the services that need one.
-   */
-  registerDoubleFunction?(name: string, fn: (x: number) => number): Promise<void>;
   /** Interrupts the running query, where the host can (the browser's worker); true if one was stopped. */
   cancel?(): Promise<boolean>;
   close(): Promise<void>;

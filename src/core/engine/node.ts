@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as duckdb from '@duckdb/duckdb-wasm/blocking';
-import { Type, type DataType, type Table } from 'apache-arrow';
+import type { Table } from 'apache-arrow';
 import { OFFLINE_SETTINGS, type Engine, type Param } from './engine.js';
-import { tableToRows } from './rows.js';
+import { tableToColumns, tableToRows } from './rows.js';
 
 const require = createRequire(import.meta.url);
 const dist = path.dirname(require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm'));
@@ -85,6 +85,10 @@ export class NodeEngine implements Engine {
     return tableToRows<T>(await this.arrow(sql, params));
   }
 
+  async columns(sql: string, params?: Param[]): Promise<unknown[][]> {
+    return tableToColumns(await this.arrow(sql, params));
+  }
+
   async arrow(sql: string, params?: Param[]): Promise<Table> {
     // `[]` asks for the kept prepared statement of a parameter-free query (one statement only)
     if (!params) return this.conn.query(sql);
@@ -133,14 +137,6 @@ export class NodeEngine implements Engine {
 
   async registerFile(name: string, filePath: string): Promise<void> {
     this.db.registerFileURL(name, filePath, duckdb.DuckDBDataProtocol.NODE_FS, false);
-  }
-
-  async registerDoubleFunction(name: string, fn: (x: number) => number): Promise<void> {
-    // DuckDB-WASM 1.32 maps a return type by `typeId`, and apache-arrow's Float64 reports the generic
-    // Type.Float, which it declares as a 4-byte FLOAT (0.1 came back as 0.10000000149011612). The
-    // specific id declares DOUBLE. SQL NULL in, NULL out.
-    const double = { typeId: Type.Float64 } as unknown as DataType;
-    this.conn.createScalarFunction(name, double, (x: number | null) => (x == null ? null : fn(x)));
   }
 
   async close(): Promise<void> {

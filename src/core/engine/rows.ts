@@ -1,24 +1,144 @@
-import { DataType, type Table, type Field } from 'apache-arrow';
+import { DataType, DateUnit, Precision, type Data, type Field, type Table, type Vector } from 'apache-arrow';
 import type { Row } from './engine.js';
 
 /**
  * Arrow → plain JS, as the publisher wrote the numbers. DuckDB-WASM hands DECIMAL back unscaled and
  * BIGINT as bigint; dividing the exact unscaled integer by 10^scale gives the double nearest the
  * decimal, so 10.12 prints as 10.12, never 10.120000000000001.
+ *
+ * Each column is read straight from its Arrow buffers where the type allows (numbers, dates,
+ * booleans, ASCII text, DECIMAL and BIGINT within 2^53), then every row object is a copy of one
+ * template with all the keys, filled in place: one object shape for all rows. The per-cell
+ * `Vector.get` and keys added one column at a time cost ~1 µs a row, mostly garbage collection
+ * (measured on a 90,623-row NAV result: 75 ms; docs/performance.md).
  */
 export function tableToRows<T = Row>(table: Table): T[] {
+  const names = table.schema.fields.map((f) => f.name);
+  const cols = tableToColumns(table);
+  const template: Row = {};
+  for (const name of names) template[name] = null;
   const out: Row[] = new Array(table.numRows);
-  for (let r = 0; r < out.length; r++) out[r] = {};
-  // Column by column: one converter per column and the vector's chunk-wise iterator, instead of a
-  // per-cell get() that searches for the cell's chunk (wide results have 10^5 cells).
-  table.schema.fields.forEach((field, c) => {
-    const conv = converter(field);
-    const name = field.name;
-    let r = 0;
-    for (const v of table.getChildAt(c)!) out[r++][name] = conv(v);
-  });
+  for (let r = 0; r < out.length; r++) {
+    const row = { ...template };
+    for (let c = 0; c < cols.length; c++) row[names[c]] = cols[c][r];
+    out[r] = row;
+  }
   return out as T[];
 }
+
+/** Each column's plain values (as tableToRows converts them), in schema order. */
+export function tableToColumns(table: Table): unknown[][] {
+  return table.schema.fields.map((f, c) => columnValues(table.getChildAt(c)!, f));
+}
+
+function columnValues(vector: Vector, field: Field): unknown[] {
+  const read = bufferReader(field.type);
+  if (!read) return Array.from(vector, converter(field));
+  const out: unknown[] = new Array(vector.length);
+  let at = 0;
+  for (const data of vector.data) {
+    read(data, out, at, data.nullCount > 0 ? data.nullBitmap! : null);
+    at += data.length;
+  }
+  return out;
+}
+
+/**
+ * Fills out[at ..] with one chunk's values read from its buffers; a cell whose bit in `nulls` (the
+ * validity bitmap, when the chunk has nulls) is clear becomes null. One loop per type, so each stays
+ * monomorphic.
+ */
+type Reader = (data: Data, out: unknown[], at: number, nulls: Uint8Array | null) => void;
+
+const isNull = (nulls: Uint8Array | null, p: number) => nulls !== null && ((nulls[p >> 3] >> (p & 7)) & 1) === 0;
+
+function bufferReader(t: DataType): Reader | null {
+  if ((DataType.isInt(t) && t.bitWidth <= 32) || (DataType.isFloat(t) && t.precision !== Precision.HALF)) {
+    return ({ values, offset, length }, out, at, nulls) => {
+      for (let i = 0; i < length; i++) out[at + i] = isNull(nulls, offset + i) ? null : values[i];
+    };
+  }
+  if (DataType.isInt(t) && t.bitWidth === 64 && t.isSigned) {
+    return ({ values, offset, length }, out, at, nulls) => {
+      const w = words(values);
+      for (let i = 0; i < length; i++) {
+        const x = (w[2 * i + 1] | 0) * 2 ** 32 + w[2 * i];
+        out[at + i] = isNull(nulls, offset + i) ? null : Number.isSafeInteger(x) ? x : bigToNumber((values as BigInt64Array)[i]);
+      }
+    };
+  }
+  if (DataType.isDate(t) && t.unit === DateUnit.DAY) {
+    // Long results come sorted or grouped by date: a run of equal days is formatted once.
+    return ({ values, offset, length }, out, at, nulls) => {
+      let day = NaN;
+      let text = '';
+      for (let i = 0; i < length; i++) {
+        if (isNull(nulls, offset + i)) {
+          out[at + i] = null;
+          continue;
+        }
+        if (values[i] !== day) {
+          day = values[i];
+          text = isoDate(day * DAY_MS);
+        }
+        out[at + i] = text;
+      }
+    };
+  }
+  if (DataType.isBool(t)) {
+    return ({ values, offset, length }, out, at, nulls) => {
+      for (let i = 0, p = offset; i < length; i++, p++) out[at + i] = isNull(nulls, p) ? null : ((values[p >> 3] >> (p & 7)) & 1) === 1;
+    };
+  }
+  if (DataType.isUtf8(t)) return readUtf8;
+  if (DataType.isDecimal(t) && t.bitWidth === 128) {
+    const scale = t.scale;
+    return ({ values, offset, length }, out, at, nulls) => {
+      const w = values as Uint32Array;
+      for (let i = 0, k = 0; i < length; i++, k += 4) {
+        // Within 2^53 the two high words are the sign extension of the second: the exact integer
+        // as a double, the same value decimalToNumber gets through a BigInt.
+        const w1 = w[k + 1], w2 = w[k + 2], w3 = w[k + 3];
+        const x = w2 === 0 && w3 === 0 ? w1 * 2 ** 32 + w[k] : w2 === 0xffffffff && w3 === 0xffffffff ? (w1 - 2 ** 32) * 2 ** 32 + w[k] : NaN;
+        out[at + i] = isNull(nulls, offset + i)
+          ? null
+          : !Number.isSafeInteger(x)
+            ? decimalToNumber(w.subarray(k, k + 4), scale)
+            : scale === 0
+              ? x
+              : x / 10 ** scale;
+      }
+    };
+  }
+  return null;
+}
+
+/** The 32-bit words of a 64-bit integer buffer, low word first (Arrow is little-endian). */
+function words(values: ArrayBufferView): Uint32Array {
+  return new Uint32Array(values.buffer, values.byteOffset, values.byteLength >> 2);
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * ASCII text (ids, codes, dates as text, most names) is decoded once per chunk and sliced; a chunk
+ * with any other character is decoded value by value as apache-arrow does (the decoder drops a
+ * leading byte-order mark per value, which slicing would not).
+ */
+const readUtf8: Reader = ({ values, valueOffsets, offset, length }, out, at, nulls) => {
+  const bytes = values as Uint8Array;
+  const offsets = valueOffsets as Int32Array;
+  const start = offsets[0];
+  const text = utf8.decode(bytes.subarray(start, offsets[length]));
+  const ascii = text.length === offsets[length] - start;
+  for (let i = 0; i < length; i++) {
+    out[at + i] = isNull(nulls, offset + i)
+      ? null
+      : ascii
+        ? text.slice(offsets[i] - start, offsets[i + 1] - start)
+        : utf8.decode(bytes.subarray(offsets[i], offsets[i + 1]));
+  }
+};
 
 type Conv = (v: unknown) => unknown;
 const id: Conv = (v) => v;

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Table } from 'apache-arrow';
 import { NodeEngine } from '../engine/node.js';
+import { NodeWorkerEngine } from '../engine/node-worker.js';
 import type { Engine } from '../engine/engine.js';
 import { FsStorage } from '../storage/fs.js';
 import type { DatabaseHost } from '../sync/host.js';
@@ -9,15 +10,28 @@ import { Store, type AttachHost } from './store.js';
 /** The copy of apache-arrow the blocking DuckDB-WASM bundle loads (CommonJS): its tables are of this one. */
 const cjsArrow = createRequire(import.meta.url)('apache-arrow') as typeof import('apache-arrow');
 
+export interface NodeHostOptions {
+  /**
+   * Build new database files in a worker thread (NodeWorkerEngine): needed while this process has
+   * another engine with files open, as the store has; one thread's engines share one table of open
+   * files (docs/storage.md, hazard 6). Off: in this thread, faster, for a process that only builds.
+   */
+  isolated?: boolean;
+}
+
 /**
  * DuckDB-WASM in Node over a store directory. NEW files are created as an engine's main database
  * with direct I/O; EXISTING files are only ever attached without it, to be read (docs/storage.md).
  */
 export class NodeHost implements DatabaseHost, AttachHost {
-  constructor(readonly storage: FsStorage) {}
+  constructor(
+    readonly storage: FsStorage,
+    private readonly opts: NodeHostOptions = {},
+  ) {}
 
   createDatabase(name: string): Promise<Engine> {
-    return NodeEngine.open({ path: this.storage.path(name), create: true });
+    const open = { path: this.storage.path(name), create: true };
+    return this.opts.isolated ? NodeWorkerEngine.open(open) : NodeEngine.open(open);
   }
 
   scratch(): Promise<Engine> {
@@ -56,10 +70,13 @@ export class NodeHost implements DatabaseHost, AttachHost {
   }
 }
 
-/** Opens the store in `dir`: an in-memory engine with every present dataset attached. */
+/**
+ * Opens the store in `dir`: an in-memory engine with every present dataset attached. Its host builds in a
+ * worker thread, so saving the user's data works while the datasets stay attached.
+ */
 export async function openStore(dir: string): Promise<Store> {
   const storage = new FsStorage(dir);
-  const host = new NodeHost(storage);
+  const host = new NodeHost(storage, { isolated: true });
   const store = new Store(await NodeEngine.open(), storage, host);
   await store.refresh();
   await store.openUser(host);

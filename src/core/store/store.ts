@@ -3,6 +3,7 @@ import { SERVICES, type Service } from '../sync/datasets.js';
 import { sqlString, type DatabaseHost } from '../sync/host.js';
 import { UserData } from './user.js';
 import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/state.js';
+import type { DriftNotice } from '../sync/drift.js';
 import type { Storage } from '../storage/storage.js';
 
 /** One row of sync metadata per dataset: what `status`, the UI and /flags/v1/freshness show. */
@@ -18,6 +19,14 @@ export interface DatasetStatus {
   tables: Record<string, { rows: number; file: string; columns: { name: string; type: string }[] }>;
   files: { name: string; etag: string | null; bytes: number; fetched_at: string }[];
   errors: string[];
+  /** The publisher's schema version at the last sync, with its date and notes (null: unversioned). */
+  schema_version: number | null;
+  schema_changed: string | null;
+  schema_notes: string[];
+  /** The version the local tables hold; lower than the publisher's while a drifted file is refused. */
+  local_schema_version: number | null;
+  /** Each schema difference met, accepted or refused, and since when (docs/sync.md, "Schema drift"). */
+  drift: DriftNotice[];
 }
 
 export function statusOf(d: DatasetState): DatasetStatus {
@@ -30,9 +39,14 @@ export function statusOf(d: DatasetState): DatasetStatus {
     last_sync: d.last_sync,
     generated_at: d.generated_at,
     source_url: d.source_url,
-    tables: d.tables,
+    tables: Object.fromEntries(Object.entries(d.tables).map(([t, { rows, file, columns }]) => [t, { rows, file, columns }])),
     files: Object.values(d.sources).map((s) => ({ name: s.file, etag: s.etag, bytes: s.bytes, fetched_at: s.fetched_at })),
     errors: d.errors,
+    schema_version: d.schema_version,
+    schema_changed: d.schema_changed ?? null,
+    schema_notes: d.schema_notes ?? [],
+    local_schema_version: d.local_schema_version === undefined ? d.schema_version : d.local_schema_version,
+    drift: d.drift ?? [],
   };
 }
 
@@ -90,15 +104,19 @@ export class Store {
     await this.writeStatusTable(s);
   }
 
+  /** Notes and drift notices are JSON text: DuckDB-WASM has no json extension offline; readers parse them. */
   private async writeStatusTable(s: StoreState) {
     await this.engine.exec(
-      'CREATE OR REPLACE TABLE main.sync_status (dataset VARCHAR, generation INTEGER, etag VARCHAR, "rows" BIGINT, bytes BIGINT, last_sync TIMESTAMP, generated_at VARCHAR, source_url VARCHAR)',
+      'CREATE OR REPLACE TABLE main.sync_status (dataset VARCHAR, generation INTEGER, etag VARCHAR, "rows" BIGINT, bytes BIGINT, last_sync TIMESTAMP, generated_at VARCHAR, source_url VARCHAR, ' +
+        'schema_version INTEGER, local_schema_version INTEGER, schema_changed VARCHAR, schema_notes VARCHAR, drift VARCHAR)',
     );
     for (const svc of SERVICES) {
       const d = s.datasets[svc];
       if (!d) continue;
-      await this.engine.all('INSERT INTO main.sync_status VALUES (?, ?, ?, ?, ?, ?::TIMESTAMP, ?, ?)', [
+      const st = statusOf(d);
+      await this.engine.all('INSERT INTO main.sync_status VALUES (?, ?, ?, ?, ?, ?::TIMESTAMP, ?, ?, ?, ?, ?, ?, ?)', [
         svc, d.generation, d.manifest_etag, d.rows, d.bytes, d.last_sync.replace('Z', ''), d.generated_at, d.source_url,
+        st.schema_version, st.local_schema_version, st.schema_changed, JSON.stringify(st.schema_notes), JSON.stringify(st.drift),
       ]);
     }
   }

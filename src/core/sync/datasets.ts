@@ -30,6 +30,8 @@ export interface ServiceDef {
   tables: readonly TableContract[];
   /** File stem of the whole-dataset file, when the publisher offers one. */
   allStem: string | null;
+  /** The schema version this contract describes (the manifest's `schema_version`); null: unversioned. */
+  schemaVersion: number | null;
   /** Column renames a file may still carry (older schema versions): from → to, per table. */
   renames: Readonly<Record<string, Readonly<Record<string, string>>>>;
   rules: readonly RateRule[];
@@ -47,6 +49,7 @@ export const SERVICE_DEFS: Readonly<Record<Service, ServiceDef>> = {
     service: 'indicators',
     tables: Object.values(indicators.TABLES),
     allStem: indicators.ALL_BASENAME,
+    schemaVersion: null,
     renames: {},
     rules: [{ limit: indicators.LIMITS.per_ip_downloads_per_minute, windowMs: MINUTE, kind: 'any' }],
     stemTable: Object.fromEntries(indicators.TABLE_NAMES.map((t) => [t, t])),
@@ -55,6 +58,7 @@ export const SERVICE_DEFS: Readonly<Record<Service, ServiceDef>> = {
     service: 'mf',
     tables: mfTables,
     allStem: null,
+    schemaVersion: mf.SCHEMA_VERSION,
     renames: mf.RENAMES.reduce<Record<string, Record<string, string>>>((acc, r) => {
       (acc[r.table] ??= {})[r.from] = r.to;
       return acc;
@@ -71,6 +75,7 @@ export const SERVICE_DEFS: Readonly<Record<Service, ServiceDef>> = {
     service: 'flags',
     tables: Object.values(flags.TABLES),
     allStem: flags.ALL_BASENAME,
+    schemaVersion: null,
     renames: {},
     rules: [{ limit: flags.LIMITS.downloadsPerMinute, windowMs: MINUTE, kind: 'any' }],
     stemTable: Object.fromEntries(flags.TABLE_NAMES.map((t) => [t, t])),

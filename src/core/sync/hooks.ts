@@ -8,6 +8,7 @@ export type SyncStep =
   | 'download:chunk'
   | 'download:complete'
   | 'ingest:table'
+  | 'ingest:batch'
   | 'ingest:checkpoint'
   | 'switch:before'
   | 'switch:after'

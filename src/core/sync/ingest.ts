@@ -5,6 +5,8 @@ import { contractOf, tableOfStem, type ServiceDef } from './datasets.js';
 import { sqlString, type DatabaseHost } from './host.js';
 import { isTableIdent, quoteIdent } from './names.js';
 import { unpack } from './unpack.js';
+import { conversion } from './conversion.js';
+import { asRefusal, checkedCast, SchemaRefused, type SchemaChange } from './drift.js';
 
 export interface IngestSource {
   /** Manifest file name (for messages). */
@@ -28,6 +30,8 @@ export interface TableLoad {
   file: string;
   rows: number;
   columns: Column[];
+  /** How the file's columns differed from the contract (accepted schema drift). */
+  changes: SchemaChange[];
 }
 
 export interface IngestContext {
@@ -38,6 +42,11 @@ export interface IngestContext {
   /** Store name prefix for temporary unpacked files. */
   scratchPrefix: string;
   maxUnpackedBytes?: number;
+  /**
+   * Called after each batch a table's load moves across (a parquet row group), with the rows loaded so
+   * far: progress for a table that takes a minute, and a point where a cancel or a crash can stop it.
+   */
+  onBatch?: (p: { table: string; file: string; rows: number; total: number | null }) => Promise<void>;
 }
 
 const STAGE = '_almanac_stage';
@@ -54,13 +63,15 @@ export async function ingestSource(ctx: IngestContext, src: IngestSource, extrac
   const { suffix } = src;
   if (extracted) return loadExtracted(ctx, src, extracted);
   if (suffix === 'parquet') return [await loadParquet(ctx, src)];
-  if (/^(csv|tsv)(\.gz)?$/.test(suffix)) return [await loadCsv(ctx, src, ctx.host.sqlPath(ctx.engine, src.store))];
-  if (/^(csv|tsv)\.zip$/.test(suffix)) {
+  if (/^(csv|tsv)$/.test(suffix)) return [await loadCsv(ctx, src, ctx.host.sqlPath(ctx.engine, src.store))];
+  const packed = /^(csv|tsv)\.(gz|zip)$/.exec(suffix);
+  if (packed) {
+    // Unpacked through the capped path, .gz too: read_csv would inflate a gzip bomb without a limit.
     // A name of its own per source: DuckDB-WASM keeps a handle per path, so a second file unpacked to
     // the same name would be read as the first one's (removed) bytes.
-    const tmp = `${ctx.scratchPrefix}${src.store.replace(/\.zip$/, '')}`;
+    const tmp = `${ctx.scratchPrefix}${src.store.replace(/\.(gz|zip)$/, '')}`;
     try {
-      await unpack(ctx.storage, src.store, tmp, { kind: 'zip', want: `.${suffix.slice(0, 3)}`, maxBytes: ctx.maxUnpackedBytes });
+      await unpack(ctx.storage, src.store, tmp, { kind: packed[2] as 'gz' | 'zip', want: `.${packed[1]}`, maxBytes: ctx.maxUnpackedBytes });
       return [await loadCsv(ctx, src, ctx.host.sqlPath(ctx.engine, tmp))];
     } finally {
       await ctx.storage.remove(tmp);
@@ -165,7 +176,7 @@ const STAGES_PER_COMMIT = 16;
  * partial table is dropped, so a fallback source starts from nothing.
  */
 async function loadTable(
-  { engine, def }: IngestContext,
+  { engine, def, onBatch }: IngestContext,
   src: IngestSource,
   table: string,
   stages: AsyncIterable<() => Promise<void>>,
@@ -173,29 +184,33 @@ async function loadTable(
   if (!isTableIdent(table)) throw new Error(`${src.file}: refused table name ${JSON.stringify(table)}`);
   const target = quoteIdent(table);
   let select = '';
+  let changes: SchemaChange[] = [];
   let staged = 0;
+  let rows = 0;
   try {
     await engine.exec(`DROP TABLE IF EXISTS ${target}`);
     await engine.exec('BEGIN TRANSACTION');
     for await (const stage of stages) {
       await stage();
       if (!select) {
-        select = projection(await describe(engine, STAGE), contractFor(def, table), src.file);
+        ({ select, changes } = projection(await describe(engine, STAGE), contractFor(def, table), src.file));
         await engine.exec(`CREATE TABLE ${target} AS SELECT ${select} FROM ${STAGE}`);
       } else {
         await engine.exec(`INSERT INTO ${target} SELECT ${select} FROM ${STAGE}`);
       }
+      if (onBatch) rows += (await engine.all<{ n: number }>(`SELECT count(*) AS n FROM ${STAGE}`))[0].n;
       await engine.exec(`DROP TABLE ${STAGE}`);
       if (++staged % STAGES_PER_COMMIT === 0) await engine.exec('COMMIT; BEGIN TRANSACTION');
+      await onBatch?.({ table, file: src.file, rows, total: src.rows });
     }
     await engine.exec('COMMIT');
     const [{ n }] = await engine.all<{ n: number }>(`SELECT count(*) AS n FROM ${target}`);
     if (src.rows !== null && n !== src.rows) throw new Error(`${src.file}: ${n} rows loaded, the manifest announces ${src.rows}`);
-    return { table, file: src.file, rows: n, columns: await describe(engine, table) };
+    return { table, file: src.file, rows: n, columns: await describe(engine, table), changes };
   } catch (e) {
     await engine.exec('ROLLBACK').catch(() => {});
     await engine.exec(`DROP TABLE IF EXISTS ${STAGE}; DROP TABLE IF EXISTS ${target}`).catch(() => {});
-    throw e;
+    throw asRefusal(e);
   }
 }
 
@@ -208,33 +223,54 @@ async function describe(engine: Engine, table: string): Promise<Column[]> {
   return rows.map((r) => ({ name: r.column_name, type: r.column_type }));
 }
 
+/** The SELECT list that loads a staged file into the contract's table, and how the file differed. */
+export interface Projection {
+  select: string;
+  changes: SchemaChange[];
+}
+
 /**
  * The SELECT list that maps a file's columns onto the contract BY NAME (case-insensitive; known
- * renames accepted): contract columns first, cast to the contract type; a missing optional column is
- * NULL; a missing required one refuses the file; columns the contract does not know are kept as they are.
+ * renames accepted): contract columns first, converted to the contract type (conversion.ts: exact
+ * widenings cast, other retypes checked value by value, lossy types refused); a missing optional column
+ * is NULL; a missing required one refuses the file; columns the contract does not know are kept as they
+ * are. Every difference from the contract is reported as a SchemaChange (drift.ts).
  */
 export function projection(
   have: Column[],
   c: { contract: ReturnType<typeof contractOf>; renames: Readonly<Record<string, string>> },
   file: string,
-): string {
-  const byLower = new Map(have.map((h) => [h.name.toLowerCase(), h.name]));
+): Projection {
+  const byLower = new Map(have.map((h) => [h.name.toLowerCase(), h]));
   for (const [from, to] of Object.entries(c.renames)) {
     if (!byLower.has(to) && byLower.has(from)) byLower.set(to, byLower.get(from)!);
   }
   const used = new Set<string>();
   const out: string[] = [];
+  const changes: SchemaChange[] = [];
   for (const col of c.contract?.columns ?? []) {
     const src = byLower.get(col.name.toLowerCase());
     if (src === undefined) {
-      if (col.required) throw new Error(`${file}: required column "${col.name}" is missing`);
+      if (col.required) throw new SchemaRefused(file, { change: 'missing', column: col.name, required: true });
+      changes.push({ change: 'missing', column: col.name, required: false });
       out.push(`CAST(NULL AS ${col.type}) AS ${quoteIdent(col.name)}`);
       continue;
     }
-    used.add(src);
-    out.push(`CAST(${quoteIdent(src)} AS ${col.type}) AS ${quoteIdent(col.name)}`);
+    used.add(src.name);
+    if (src.name.toLowerCase() !== col.name.toLowerCase()) changes.push({ change: 'renamed', column: col.name, from: src.name });
+    const conv = conversion(src.type, col.type);
+    const retype = { change: 'retyped' as const, column: col.name, from: src.type, to: col.type };
+    if (conv.kind === 'lossy') throw new SchemaRefused(file, retype, conv.why);
+    if (conv.kind === 'widen' || conv.kind === 'checked') changes.push(retype);
+    const ref = quoteIdent(src.name);
+    const value = conv.kind === 'checked' ? checkedCast(ref, col.name, src.type, col.type, file) : `CAST(${ref} AS ${col.type})`;
+    out.push(`${value} AS ${quoteIdent(col.name)}`);
   }
-  for (const h of have) if (!used.has(h.name)) out.push(quoteIdent(h.name));
+  for (const h of have) {
+    if (used.has(h.name)) continue;
+    out.push(quoteIdent(h.name));
+    if (c.contract) changes.push({ change: 'added', column: h.name, from: h.type });
+  }
   if (out.length === 0) throw new Error(`${file}: no columns`);
-  return out.join(', ');
+  return { select: out.join(', '), changes };
 }

@@ -11,7 +11,13 @@ export interface ManifestBody {
   files: ManifestEntries;
   generated_at: string | null;
   schema_version: number | null;
+  schema_changed: string | null;
+  /** The publisher's notes on its schema versions, kept to show the user (bounded; text only). */
+  schema_notes: string[];
 }
+
+const MAX_NOTES = 50;
+const MAX_NOTE_CHARS = 2000;
 
 /** A conditional GET of a manifest, before parsing: the text on 200, null otherwise (304: unchanged). */
 export interface ManifestReply {
@@ -46,10 +52,14 @@ export function parseManifest(text: string): ManifestBody {
     const rows = typeof e.row_count === 'number' && Number.isSafeInteger(e.row_count) && e.row_count >= 0 ? e.row_count : null;
     out[name] = { size, rows };
   }
-  const r = raw as { generated_at?: unknown; schema_version?: unknown };
+  const r = raw as { generated_at?: unknown; schema_version?: unknown; schema_changed?: unknown; schema_notes?: unknown };
   return {
     files: out,
     generated_at: typeof r.generated_at === 'string' ? r.generated_at.slice(0, 40) : null,
-    schema_version: typeof r.schema_version === 'number' ? r.schema_version : null,
+    schema_version: typeof r.schema_version === 'number' && Number.isSafeInteger(r.schema_version) ? r.schema_version : null,
+    schema_changed: typeof r.schema_changed === 'string' ? r.schema_changed.slice(0, 40) : null,
+    schema_notes: Array.isArray(r.schema_notes)
+      ? r.schema_notes.filter((n): n is string => typeof n === 'string').slice(0, MAX_NOTES).map((n) => n.slice(0, MAX_NOTE_CHARS))
+      : [],
   };
 }

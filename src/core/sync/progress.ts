@@ -10,6 +10,8 @@ export type SyncEvent =
   | { type: 'progress'; service: Service; file: string; bytes: number; total: number; rate: number; eta: number | null }
   | { type: 'waiting'; service: Service; file: string | null; reason: 'rate-limit' | 'retry-after' | 'backoff'; seconds: number }
   | { type: 'file-done'; service: Service; file: string; status: FileStatus; body_bytes: number; error?: string }
+  /** A table's load under way: rows moved so far, of `total` when the manifest announces it. */
+  | { type: 'ingest-progress'; service: Service; table: string; file: string; rows: number; total: number | null }
   | { type: 'ingest'; service: Service; table: string; file: string; rows: number }
   | { type: 'switched'; service: Service; generation: number }
   | { type: 'service-failed'; service: Service; error: string };

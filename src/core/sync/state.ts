@@ -1,6 +1,7 @@
 import type { Storage } from '../storage/storage.js';
 import type { FormatChoice, Service } from './datasets.js';
 import type { Column } from './ingest.js';
+import type { DriftNotice, SchemaChange } from './drift.js';
 
 /** A downloaded file the current generation was built from (kept so the next build can reuse it). */
 export interface SourceState {
@@ -20,6 +21,8 @@ export interface TableState {
   file: string;
   /** The schema actually loaded (contract columns, then any extra the file carried). */
   columns: Column[];
+  /** How its file differed from the contract (absent in states written before drift was recorded). */
+  changes?: SchemaChange[];
 }
 
 /** Sync metadata of one dataset: what `status`, /flags/v1/freshness and the UI read. */
@@ -32,7 +35,14 @@ export interface DatasetState {
   /** Set only when every planned file arrived, so a 304 on the manifest means nothing to do. */
   manifest_etag: string | null;
   generated_at: string | null;
+  /** The publisher's schema version (manifest) at the last sync, its date and its notes. */
   schema_version: number | null;
+  schema_changed?: string | null;
+  schema_notes?: string[];
+  /** The version the local tables hold: the publisher's, unless a file of it was refused. */
+  local_schema_version?: number | null;
+  /** Schema drift met by the syncs: each difference from the contract, accepted or refused, since when. */
+  drift?: DriftNotice[];
   sources: Record<string, SourceState>;
   tables: Record<string, TableState>;
   rows: number;

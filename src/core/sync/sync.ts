@@ -12,6 +12,16 @@ import { RateLimiter, sleep as realSleep, type Sleep } from './limits.js';
 import { fetchManifest } from './fetch-manifest.js';
 import type { FileResult, SyncListener, SyncSummary } from './progress.js';
 import { fileState, files, type DatasetState, type SourceState, type StateStore } from './state.js';
+import { driftNotices, localSchemaVersion } from './drift.js';
+
+/**
+ * Settings of the engine that builds a generation. No FSST for text: a read decodes every FSST
+ * string of each vector it touches, and in DuckDB-WASM that was a third of a filtered MF search and
+ * half of resolving 50 codes (mf.latest's names and ISINs). Only the small tables choose FSST at all
+ * (the large ones use dictionaries), so the files grow little: mf 240.7 -> 245.1 MB at full scale
+ * (docs/performance.md).
+ */
+export const BUILD_SETTINGS = `SET disabled_compression_methods = 'fsst';`;
 
 export interface SyncOptions {
   storage: Storage;
@@ -167,10 +177,14 @@ async function syncService(opts: Run, service: Service, summary: SyncSummary, co
   }
 
   const built = await build(opts, service, generation, sources, failed, summary);
+  const schema = { def, previous: prev, tables: built.tables, failed, manifest: manifest.body, now };
+  const drift = driftNotices(schema);
   const next: DatasetState = {
     service, generation, database: files.database(service, generation), source_url: base,
     manifest_etag: failed.length ? null : manifest.etag,
     generated_at: manifest.body.generated_at, schema_version: manifest.body.schema_version,
+    schema_changed: manifest.body.schema_changed, schema_notes: manifest.body.schema_notes,
+    local_schema_version: localSchemaVersion(schema, drift), drift,
     sources: built.sources, tables: built.tables,
     rows: Object.values(built.tables).reduce((n, t) => n + t.rows, 0),
     bytes: (await storage.size(files.database(service, generation))) ?? 0,
@@ -227,10 +241,18 @@ async function build(
   await storage.remove(name);
   await storage.remove(`${name}.wal`);
   const engine = await host.createDatabase(name);
+  await engine.exec(BUILD_SETTINGS);
   const tables: Record<string, TableLoad> = {};
   const used: Record<string, SourceState> = {};
   try {
-    const ctx = { ...base, engine };
+    const ctx = {
+      ...base,
+      engine,
+      onBatch: async (p: { table: string; file: string; rows: number; total: number | null }) => {
+        await runHook(hook, 'ingest:batch', { service, file: p.file });
+        opts.onEvent?.({ type: 'ingest-progress', service, ...p });
+      },
+    };
     for (const src of ordered) {
       await runHook(hook, 'ingest:table', { service, file: src.file });
       let loads: TableLoad[];
@@ -263,7 +285,7 @@ async function build(
   await storage.remove(`${name}.wal`).catch(() => undefined);
   return {
     sources: used,
-    tables: Object.fromEntries(Object.entries(tables).map(([t, l]) => [t, { rows: l.rows, file: l.file, columns: l.columns }])),
+    tables: Object.fromEntries(Object.entries(tables).map(([t, l]) => [t, { rows: l.rows, file: l.file, columns: l.columns, changes: l.changes }])),
   };
 }
 

@@ -6,8 +6,12 @@ import type { StoreState } from '../../core/sync/state.js';
 import type { ManifestReply } from '../../core/sync/manifest.js';
 import type { AppConfig } from './config.svelte.js';
 import { BrowserBackend } from './browser-backend.js';
+import type { importAmfiText } from '../../core/amfi/import.js';
 import { DesktopBackend, desktopBridge } from './desktop-backend.js';
 import { engineState } from './engine.svelte.js';
+
+/** What an AMFI file import read (the core importer's summary). */
+export type AmfiImportResult = Awaited<ReturnType<typeof importAmfiText>>;
 
 /** One sync the user asked for: which datasets, from which base URLs. */
 export interface SyncRequest {
@@ -42,6 +46,8 @@ export interface Backend {
   deleteDataset(service: Service): Promise<void>;
   /** Parses and stores a prices CSV as `user.prices`; returns the rows stored. */
   importPrices(csv: string): Promise<number>;
+  /** Imports one AMFI NAV text file into `user.amfi_nav` with the core's importer; what was read. */
+  importAmfi(text: string, fileName: string): Promise<AmfiImportResult>;
   /** A source's manifest asked with If-None-Match (the Data view's "is my copy current?"). */
   fetchManifest(service: Service, base: string, etag: string | null): Promise<ManifestReply>;
   /** The defaults the app starts from: the browser's served config.json, the desktop's settings. */

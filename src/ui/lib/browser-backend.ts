@@ -4,9 +4,10 @@ import type { StoreState } from '../../core/sync/state.js';
 import type { Store } from '../../core/store/store.js';
 import { BROWSER_STORE, browserStoreParts, holdStore, openBrowserStore, type BrowserStoreParts } from '../../core/store/browser.js';
 import { parsePricesCsv, storePrices } from '../../core/services/compare/import.js';
+import { importAmfiText } from '../../core/amfi/import.js';
 import { manifestPath } from '../../core/contract/files.js';
 import type { ManifestReply } from '../../core/sync/manifest.js';
-import type { Backend, BackendEvent, SyncOutcome, SyncRequest } from './backend.js';
+import type { AmfiImportResult, Backend, BackendEvent, SyncOutcome, SyncRequest } from './backend.js';
 import type { AppConfig } from './config.svelte.js';
 import type { FromWorker, PauseAt, StoreChanged, ToWorker } from './sync-protocol.js';
 
@@ -82,6 +83,11 @@ export class BrowserBackend implements Backend {
     const rows = parsePricesCsv(csv);
     const user = (await this.store()).user!;
     return user.mutate((engine) => storePrices(engine, rows));
+  }
+
+  async importAmfi(text: string, fileName: string): Promise<AmfiImportResult> {
+    const user = (await this.store()).user!;
+    return user.mutate((engine) => importAmfiText(engine, text, fileName));
   }
 
   async fetchManifest(service: Service, base: string, etag: string | null): Promise<ManifestReply> {

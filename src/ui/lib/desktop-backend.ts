@@ -1,12 +1,13 @@
 import { tableFromIPC, type Table } from 'apache-arrow';
 import type { Engine, Param, Row } from '../../core/engine/engine.js';
+import { tableToColumns } from '../../core/engine/rows.js';
 import type { Service } from '../../core/sync/datasets.js';
 import type { ManifestReply } from '../../core/sync/manifest.js';
 import type { SyncOutcome } from '../../core/sync/outcome.js';
 import type { StoreState } from '../../core/sync/state.js';
 import type { Channel, DesktopBridge, DesktopInfo } from '../../desktop/channels.js';
 import type { DesktopSettings } from '../../desktop/settings.js';
-import type { Backend, BackendEvent, SyncRequest } from './backend.js';
+import type { AmfiImportResult, Backend, BackendEvent, SyncRequest } from './backend.js';
 import type { AppConfig } from './config.svelte.js';
 
 /** The bridge electron/preload.cjs exposes, when this page runs in the desktop app. */
@@ -92,6 +93,14 @@ export class DesktopBackend implements Backend {
     }
   }
 
+  async importAmfi(text: string, fileName: string): Promise<AmfiImportResult> {
+    try {
+      return await this.invoke<AmfiImportResult>('store:import-amfi', { text, fileName });
+    } finally {
+      this.current = undefined;
+    }
+  }
+
   fetchManifest(service: Service, base: string, etag: string | null): Promise<ManifestReply> {
     return this.invoke('source:manifest', { service, base, etag });
   }
@@ -123,17 +132,12 @@ function ipcEngine(invoke: Invoke): Engine {
   return {
     all: <T = Row>(sql: string, params?: Param[]) => invoke<T[]>('engine:all', query(sql, params)),
     arrow: async (sql: string, params?: Param[]): Promise<Table> => tableFromIPC(await invoke<Uint8Array>('engine:arrow', query(sql, params))),
+    columns: async (sql: string, params?: Param[]) => tableToColumns(tableFromIPC(await invoke<Uint8Array>('engine:arrow', query(sql, params)))),
     exec: async (sql: string) => {
       await invoke('engine:exec', { sql });
     },
     insertArrowIPC: () => Promise.reject(new Error('the desktop app stores data through its main process (sync, import), not from the window')),
     registerFile: () => Promise.reject(new Error('the desktop app reads files through its main process, not from the window')),
-    // SQL functions are the core's, registered in the main process when it opens the store; a
-    // function cannot cross IPC, so this only confirms the one asked for is there.
-    registerDoubleFunction: async (name: string) => {
-      const found = await invoke<unknown[]>('engine:all', { sql: 'SELECT 1 FROM duckdb_functions() WHERE function_name = ?', params: [name] });
-      if (found.length === 0) throw new Error(`the desktop core provides no SQL function ${name}`);
-    },
     close: async () => {},
   };
 }

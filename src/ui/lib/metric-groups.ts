@@ -1,21 +1,23 @@
 import { METRIC_NAMES, type MetricName } from '../../core/contract/compare.js';
 
-/** quantstats prints its metrics table in blocks separated by blank rows; these are those blocks. */
+/**
+ * quantstats' `reports.metrics` prints its table in blocks separated by blank rows (its `~` rows);
+ * these are those blocks, each starting at the metric named here. The titles are ours.
+ */
 const GROUP_STARTS: Partial<Record<MetricName, string>> = {
   'Start Period': 'Period',
   'Cumulative Return': 'Returns',
-  Sharpe: 'Risk-adjusted returns',
-  'Max Drawdown': 'Drawdown',
-  'Volatility (ann.)': 'Volatility and distribution',
-  'Ulcer Performance Index': 'Return profile',
+  Sharpe: 'Risk-adjusted ratios',
+  'Max Drawdown': 'Drawdown, volatility and shape',
+  'Avg. Return': 'Average days',
   'Expected Daily': 'Expectations and tail risk',
-  'Max Consecutive Wins': 'Streaks',
-  'Gain/Pain Ratio': 'Gain and pain',
+  'Max Consecutive Wins': 'Streaks and gain to pain',
+  'Payoff Ratio': 'Wins against losses',
   MTD: 'Trailing returns',
   'Best Day': 'Best and worst',
   'Avg. Drawdown': 'Drawdown profile',
   'Avg. Up Month': 'Win rates',
-  Beta: 'Versus the benchmark',
+  Beta: 'Against the benchmark',
 };
 
 export const METRIC_GROUPS: { title: string; metrics: MetricName[] }[] = METRIC_NAMES.reduce(

@@ -1,5 +1,6 @@
 import type { SyncEvent } from '../../core/sync/progress.js';
 import type { Service } from '../../core/sync/datasets.js';
+import { refusalIn } from '../../core/sync/drift.js';
 
 /** What one file's row in the sync panel shows, folded from the sync engine's events. */
 export interface FileProgress {
@@ -9,12 +10,14 @@ export interface FileProgress {
   total: number;
   rate: number;
   eta: number | null;
-  status: 'waiting' | 'downloading' | 'done' | 'not_modified' | 'failed' | 'ingesting' | 'cancelled';
+  status: 'waiting' | 'downloading' | 'done' | 'not_modified' | 'failed' | 'cancelled';
   /** Seconds left of a 429 / Retry-After wait, counted down by the panel. */
   waitUntil: number | null;
   waitReason: string | null;
   error: string | null;
   rows: number | null;
+  /** A table of this file being loaded: rows moved so far, of the manifest's count when known. */
+  loading: { table: string; rows: number; total: number | null } | null;
   /** Body bytes this sync fetched; less than `total` when a partial download was resumed. */
   fetched: number | null;
   resumed: boolean;
@@ -42,7 +45,7 @@ export const run = $state<SyncRun>({ running: false, cancelling: false, files: {
 /** The sync was cancelled: what was still under way stopped (its partial download is kept). */
 export function markCancelled(): void {
   for (const f of Object.values(run.files)) {
-    if (f.status === 'waiting' || f.status === 'downloading' || f.status === 'ingesting') Object.assign(f, { status: 'cancelled', waitUntil: null });
+    if (f.status === 'waiting' || f.status === 'downloading' || f.loading) Object.assign(f, { status: 'cancelled', waitUntil: null, loading: null });
   }
   run.waits = {};
 }
@@ -60,7 +63,7 @@ function entry(service: Service, file: string): FileProgress {
   const key = `${service}/${file}`;
   return (run.files[key] ??= {
     service, file, bytes: 0, total: 0, rate: 0, eta: null, status: 'waiting',
-    waitUntil: null, waitReason: null, error: null, rows: null, fetched: null, resumed: false,
+    waitUntil: null, waitReason: null, error: null, rows: null, loading: null, fetched: null, resumed: false,
   });
 }
 
@@ -100,8 +103,14 @@ export function onSyncEvent(e: SyncEvent): void {
       else Object.assign(f, { status: 'done', bytes: Math.max(f.bytes, f.total), fetched: e.body_bytes, resumed: e.status === 'resumed' });
       break;
     }
+    case 'ingest-progress': {
+      const f = entry(e.service, e.file);
+      f.loading = { table: e.table, rows: e.rows, total: e.total };
+      break;
+    }
     case 'ingest': {
       const f = entry(e.service, e.file);
+      f.loading = null;
       f.rows = (f.rows ?? 0) + e.rows;
       run.log.push(`${e.service}: loaded ${e.table} (${e.rows.toLocaleString('en-US')} rows)`);
       break;
@@ -125,6 +134,7 @@ function waitReason(reason: 'rate-limit' | 'retry-after' | 'backoff'): string {
 
 /** What the user can do about an error, in words. */
 export function advice(error: string): string {
+  if (refusalIn(error)) return "The publisher changed this file's layout in a way Almanac will not take; the previous copy keeps answering. The source's card says what changed.";
   if (/429|rate/i.test(error)) return 'The publisher is rate-limiting: wait a minute and press Sync again; finished files are kept.';
   if (/fetch|network|Failed to fetch|ECONN|unreachable/i.test(error)) return 'The source did not answer: check the base URL and your connection, then Sync again. Partial downloads resume.';
   if (/quota|QuotaExceeded|space/i.test(error)) return 'The browser ran out of storage: delete a dataset or allow persistent storage, then Sync again.';

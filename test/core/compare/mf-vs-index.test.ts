@@ -2,8 +2,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generate as generateMf } from '../../../src/gen/mf.js';
-import { generate as generateIndicators } from '../../../src/gen/indicators.js';
+import { generate, NO_LIMITS } from '../sync/fixture.js';
 import { startPublisher } from '../../../src/publisher/server.js';
 import { sync } from '../../../src/core/sync/sync.js';
 import { nodeHost, openStore } from '../../../src/core/store/node.js';
@@ -19,12 +18,11 @@ describe('compare an MF scheme against a market index from synced data', () => {
   it('gives all 81 metrics for the scheme by code and by ISIN, identically', { timeout: 300_000 }, async () => {
     root = await mkdtemp(path.join(tmpdir(), 'almanac-compare-mf-'));
     const pub = path.join(root, 'pub');
-    await generateMf({ scale: 'tiny', dir: path.join(pub, 'mf'), generation: 1, seed: 42 });
-    await generateIndicators({ scale: 'tiny', dir: path.join(pub, 'indicators'), generation: 1, seed: 42 });
+    await generate(pub, ['mf', 'indicators']);
     const publisher = await startPublisher({ dataDir: pub, limits: 'off' });
     try {
       const host = nodeHost(path.join(root, 'store'));
-      const summary = await sync({ storage: host.storage, host, source: publisher.url, only: ['mf', 'indicators'] });
+      const summary = await sync({ storage: host.storage, host, source: publisher.url, only: ['mf', 'indicators'], rules: NO_LIMITS });
       expect(summary.errors).toEqual([]);
     } finally {
       await publisher.close();

@@ -1,9 +1,9 @@
-/** Tiny flags data, generated once per test file into a temp dir and loaded into DuckDB-WASM. */
+/** Tiny flags data (test/helpers/tiny-data.ts), copied into a temp dir and loaded into DuckDB-WASM. */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NodeEngine } from '../../../src/core/engine/node.js';
-import { generate } from '../../../src/gen/flags.js';
+import { publishTiny } from '../../helpers/tiny-data.js';
 import { loadFlags } from './load.js';
 
 export interface TinyFlags {
@@ -15,7 +15,7 @@ export interface TinyFlags {
 export async function tinyFlags(seed = 11): Promise<TinyFlags> {
   const root = await mkdtemp(path.join(tmpdir(), 'almanac-flags-'));
   const dir = path.join(root, 'flags');
-  await generate({ scale: 'tiny', dir, generation: 1, seed });
+  await publishTiny(root, ['flags'], { seed });
   const engine = await NodeEngine.open();
   await loadFlags(engine, dir);
   return {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NodeEngine } from '../../../src/core/engine/node.js';
+import { NodeWorkerEngine } from '../../../src/core/engine/node-worker.js';
 
 /**
  * DuckDB-WASM 1.32.0 (DuckDB 1.4.3) file behaviour in Node that the store's design rests on
@@ -106,5 +107,22 @@ describe('DuckDB-WASM database files in Node: the hazards the store works around
     }
     await reader.close().catch(() => {});
     expect(broken).toBe(true);
+  });
+
+  it('an engine in a worker thread has its own file table: it writes a new file while another engine reads (the recipe)', async () => {
+    const reader = await NodeEngine.open();
+    try {
+      await reader.exec(`ATTACH '${p('good.duckdb')}' AS x`);
+      const writer = await NodeWorkerEngine.open({ path: p('threaded.duckdb'), create: true });
+      await writer.exec('CREATE TABLE t AS SELECT range AS i FROM range(200000); CHECKPOINT;');
+      expect(await writer.all('SELECT count(*) AS n FROM t')).toEqual([{ n: 200000 }]);
+      await writer.close();
+      expect(await reader.all('SELECT count(*) AS n, sum(i) AS s FROM x.t')).toEqual([{ n: 1000, s: 499500 }]);
+      await reader.exec(`ATTACH '${p('threaded.duckdb')}' AS y`);
+      expect(await reader.all('SELECT count(*) AS n FROM y.t')).toEqual([{ n: 200000 }]);
+    } finally {
+      await reader.close();
+    }
+    expect(await countVia('threaded.duckdb')).toBe(200000);
   });
 });

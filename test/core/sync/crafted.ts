@@ -53,7 +53,7 @@ function hash(b: Buffer): string {
 }
 
 /** Parquet bytes from column arrays (parquet-wasm, the same library the ingest reads with). */
-export function parquetOf(columns: Record<string, unknown[] | Int32Array | Float64Array>): Buffer {
+export function parquetOf(columns: Record<string, unknown[] | Int32Array | Float32Array | Float64Array | BigInt64Array>): Buffer {
   const t = tableFromArrays(columns as Parameters<typeof tableFromArrays>[0]);
   return Buffer.from(parquet.writeParquet(parquet.Table.fromIPCStream(tableToIPC(t, 'stream'))));
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate, tempDir } from './fixture.js';
+import { generate, NO_LIMITS, tempDir } from './fixture.js';
 import { startPublisher, type Publisher } from '../../../src/publisher/server.js';
 import { Crash, type SyncStep } from '../../../src/core/sync/hooks.js';
 import { sync } from '../../../src/core/sync/sync.js';
@@ -26,7 +26,7 @@ describe('a sync killed at any step leaves the previous data answering; the next
     pub = await startPublisher({ dataDir: pubDir, limits: 'off' });
     template = path.join(root, 'template');
     const host = nodeHost(template);
-    const first = await sync({ storage: host.storage, host, source: pub.url, only: ['flags'] });
+    const first = await sync({ storage: host.storage, host, source: pub.url, only: ['flags'], rules: NO_LIMITS });
     expect(first.errors).toEqual([]);
     await generate(pubDir, ['flags'], 2);
     const m = JSON.parse(fs.readFileSync(path.join(pubDir, 'flags', 'manifest.json'), 'utf8'));
@@ -42,7 +42,7 @@ describe('a sync killed at any step leaves the previous data answering; the next
     let fired = false;
     await expect(
       sync({
-        storage: host.storage, host, source: pub.url, only: ['flags'],
+        storage: host.storage, host, source: pub.url, only: ['flags'], rules: NO_LIMITS,
         hook: (at) => {
           if (at === step && !fired) {
             fired = true;
@@ -66,7 +66,7 @@ describe('a sync killed at any step leaves the previous data answering; the next
       await store.close();
     }
 
-    const again = await sync({ storage: host.storage, host, source: pub.url, only: ['flags'] });
+    const again = await sync({ storage: host.storage, host, source: pub.url, only: ['flags'], rules: NO_LIMITS });
     expect(again.errors).toEqual([]);
     expect(again.files.filter((f) => f.status === 'failed')).toEqual([]);
     const done = await readState(host.storage);

@@ -2,18 +2,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startPublisher, type Publisher, type PublisherOptions } from '../../../src/publisher/server.js';
-import type { Service } from '../../../src/core/sync/datasets.js';
+import { SERVICES, type Service } from '../../../src/core/sync/datasets.js';
 import { sync, type SyncOptions } from '../../../src/core/sync/sync.js';
 import { readState } from '../../../src/core/sync/state.js';
 import { nodeHost, openStore } from '../../../src/core/store/node.js';
+import { publishTiny } from '../../helpers/tiny-data.js';
 
-/** Writes generation `generation` of tiny sample data for `services` into `dir` (the publisher's data). */
+/** Puts generation `generation` of tiny sample data for `services` into `dir` (the publisher's data). */
 export async function generate(dir: string, services: readonly Service[], generation = 1): Promise<void> {
-  for (const s of services) {
-    const mod = (await import(`../../../src/gen/${s}.ts`)) as { generate: (o: object) => Promise<unknown> };
-    await mod.generate({ scale: 'tiny', dir: path.join(dir, s), generation, seed: 42 });
-  }
+  await publishTiny(dir, services, { generation });
 }
+
+/**
+ * Client rate rules for a publisher started with `limits: 'off'`: none. The published limits (10
+ * downloads a minute for flags and indicators) would otherwise make a test of anything but the limits
+ * sleep a minute every few syncs; test/reliability/network.test.ts tests the client's limiter.
+ */
+export const NO_LIMITS: SyncOptions['rules'] = Object.fromEntries(SERVICES.map((s) => [s, []]));
 
 export function tempDir(name: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `almanac-${name}-`));
@@ -44,7 +49,7 @@ export async function bench(services: readonly Service[], opts: Partial<Publishe
     publisher,
     host,
     run: (extra = {}) =>
-      sync({ storage: host.storage, host, source: publisher.url, only: services, retry: { baseMs: 20 }, ...extra }),
+      sync({ storage: host.storage, host, source: publisher.url, only: services, retry: { baseMs: 20 }, rules: NO_LIMITS, ...extra }),
     async counts(service) {
       const state = await readState(host.storage);
       const store = await openStore(storeDir);

@@ -48,6 +48,20 @@ describe('parquet ingest across commits', { timeout: 300_000 }, () => {
     expect(sum).toEqual({ n: 97, s: (4000 * 10 + Array.from({ length: 4000 }, (_, i) => (i % 1000) / 10000).reduce((a, b) => a + b, 0)).toFixed(4), d: '2020-02-11' });
   });
 
+  it('reports the rows loaded after each row group, and a stop there (a cancel) leaves no partial table', async () => {
+    fs.writeFileSync(path.join(dir, 'steps.parquet'), navParquet(1000, 100));
+    const seen: number[] = [];
+    const [load] = await ingestSource({ ...ctx(), onBatch: async (p) => void seen.push(p.rows) }, source('steps.parquet', 1000));
+    expect(load.rows).toBe(1000);
+    expect(seen).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
+
+    const stop = async (p: { rows: number }) => {
+      if (p.rows >= 300) throw new Error('cancelled at 300 rows');
+    };
+    await expect(ingestSource({ ...ctx(), onBatch: stop }, source('steps.parquet', 1000))).rejects.toThrow('cancelled at 300 rows');
+    expect(await engine.all("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()")).toEqual([]);
+  });
+
   it('a value failing its cast in a late row group drops the whole table, rows already committed included', async () => {
     fs.writeFileSync(path.join(dir, 'bad.parquet'), navParquet(4000, 100, 3900));
     await expect(ingestSource(ctx(), source('bad.parquet', 4000))).rejects.toThrow(/not-a-code/);

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { craftedServer, parquetOf } from './crafted.js';
-import { tempDir } from './fixture.js';
+import { NO_LIMITS, tempDir } from './fixture.js';
 import { checkFileName } from '../../../src/core/sync/names.js';
 import { parseManifest } from '../../../src/core/sync/manifest.js';
 import { sync } from '../../../src/core/sync/sync.js';
@@ -70,7 +71,7 @@ describe('sync against a crafted publisher', { timeout: 600_000 }, () => {
 
   function run(storeDir: string, maxUnpackedBytes?: number) {
     const host = nodeHost(storeDir);
-    return sync({ storage: host.storage, host, source: srv.url, only: ['flags'], retry: { baseMs: 10 }, maxUnpackedBytes });
+    return sync({ storage: host.storage, host, source: srv.url, only: ['flags'], retry: { baseMs: 10 }, maxUnpackedBytes, rules: NO_LIMITS });
   }
 
   it('a manifest naming a file outside the store is refused before any download', async () => {
@@ -111,6 +112,28 @@ describe('sync against a crafted publisher', { timeout: 600_000 }, () => {
     store = await openStore(storeDir);
     expect(await store.engine.all('SELECT count(*) AS n FROM flags.surveillance_flags')).toEqual([{ n: 5 }]);
     await store.close();
+  });
+
+  it('a csv.gz or tsv.gz is unpacked through the cap, then loads; inflating past the cap refuses it', async () => {
+    root = tempDir('gz');
+    const storeDir = path.join(root, 'store');
+    const lines = ['symbol,isin,company_name,snapshot_date,exchange,framework,stage,stage_label,effective_date', 'A,INE000A01010,A Ltd,2026-11-13,NSE,GSM,1,Stage I,2026-10-01', 'B,INE000A01010,B Ltd,2026-11-13,BSE,ASM,2,Stage II,2026-10-02'];
+    for (const [choice, sep] of [['csv.gz', ','], ['tsv.gz', '\t']] as const) {
+      await setChoice(fileState(nodeHost(storeDir).storage), 'flags', choice);
+      const text = `${lines.map((l) => l.replaceAll(',', sep)).join('\n')}\n`;
+      srv.publishFlags({ [`surveillance_flags.${choice}`]: gzipSync(text) });
+      const over = await run(storeDir, text.length - 1);
+      expect(over.files[0].error).toMatch(new RegExp(`unpacks to more than ${text.length - 1} bytes; refused`));
+      const ok = await run(storeDir, text.length);
+      expect(ok.errors).toEqual([]);
+      const store = await openStore(storeDir);
+      expect(await store.engine.all('SELECT symbol, exchange, stage, effective_date FROM flags.surveillance_flags ORDER BY symbol')).toEqual([
+        { symbol: 'A', exchange: 'NSE', stage: 1, effective_date: '2026-10-01' },
+        { symbol: 'B', exchange: 'BSE', stage: 2, effective_date: '2026-10-02' },
+      ]);
+      await store.close();
+      expect(fs.readdirSync(storeDir).filter((n) => n.startsWith('tmp~'))).toEqual([]);
+    }
   });
 
   it('zip entries that climb out of the archive are refused; decompression is capped', async () => {

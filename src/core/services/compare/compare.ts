@@ -8,7 +8,7 @@ import {
   type MetricValue,
   type SymbolEntry,
 } from '../../contract/compare.js';
-import { availableBenchmarks, symbolExists, type PriceSource } from './prices.js';
+import { availableBenchmarks, type PriceSource } from './prices.js';
 import { computeMetricRows, type MetricsRow } from './metrics-sql.js';
 import { cleanNumber, cleanString, numpyRound2, pyFormatComma2, pyRound2, pyStr } from './format.js';
 
@@ -18,7 +18,8 @@ import { cleanNumber, cleanString, numpyRound2, pyFormatComma2, pyRound2, pyStr 
  * only combines the aggregates the way quantstats' formulas do and applies its formatting.
  */
 export async function compare(engine: Engine, params: CompareParams, source: PriceSource): Promise<CompareResponse> {
-  if (!(await symbolExists(engine, source, params.benchmark))) {
+  const { benchmarkKnown, rows } = await computeMetricRows(engine, source, params);
+  if (!benchmarkKnown) {
     const available = await availableBenchmarks(engine, source);
     throw new CompareError(
       404,
@@ -30,7 +31,6 @@ export async function compare(engine: Engine, params: CompareParams, source: Pri
       available,
     );
   }
-  const rows = await computeMetricRows(engine, source, params);
   const symbols = params.symbols.map((symbol) => entry(symbol, rows.get(symbol)!, params));
   return {
     success: symbols.some((s) => s.success),
@@ -71,6 +71,13 @@ function cagr(prod: number, count: number): number {
   return Math.abs(prod - 1 + 1) ** (1 / (count / 252)) - 1;
 }
 
+/** quantstats' _autocorr_penalty: sqrt(1 + 2 Σ_{k=1}^{n-1} (n-k)/n · coef^k), coef the lag-1 autocorrelation. */
+function autocorrPenalty(coef: number, n: number): number {
+  let sum = 0;
+  for (let k = 1; k < n; k++) sum += ((n - k) / n) * coef ** k;
+  return Math.sqrt(1 + 2 * (Number.isNaN(sum) ? 0 : sum));
+}
+
 /** Python round-half-even of a float mean, as numpy's round does. */
 function roundHalfEven(x: number): number {
   const r = Math.round(x);
@@ -83,14 +90,15 @@ function metrics(row: MetricsRow, p: CompareParams): AllMetrics {
   const rf = p.risk_free_rate;
   const stdR = Math.sqrt(g('m2') / (n - 1));
   const stdE = Math.sqrt(g('ve') / (n - 1));
-  const penalty = g('penalty');
+  const penalty = autocorrPenalty(g('coef'), n);
   const comp = g('prod_r') - 1;
   const cagrAll = cagr(g('prod_r'), n);
-  const exposure = Math.ceil((g('nz') / n) * 100) / 100;
+  const nz = g('npos') + g('nneg');
+  const exposure = Math.ceil((nz / n) * 100) / 100;
   const downside = Math.sqrt(g('e_down') / n);
   const sortino = (div(g('me'), downside) * SQRT252);
   const smartSortino = div(g('me'), downside * penalty) * SQRT252;
-  const winRate = g('nz') === 0 ? 0 : g('npos') / g('nz');
+  const winRate = nz === 0 ? 0 : g('npos') / nz;
   const avgWin = g('avg_win');
   const avgLoss = g('avg_loss');
   const payoff = avgLoss === 0 || Number.isNaN(avgLoss) ? Number.NaN : avgWin / Math.abs(avgLoss);
@@ -118,10 +126,13 @@ function metrics(row: MetricsRow, p: CompareParams): AllMetrics {
   const rVal = rDen === 0 ? 0 : Math.min(1, Math.max(-1, g('cxy') / n / rDen));
   const treynor = beta === 0 ? 0 : (comp - rf) / beta;
   const stdDiff = Math.sqrt(g('vdf') / (n - 1));
-  const wc = g('nwin0');
+  // profit_ratio: the mean of the non-negative days and of the negative days, each over its count again
+  const wc = n - g('nneg');
   const lc = g('nneg');
-  const lossRatio = lc === 0 ? Number.NaN : Math.abs(g('avg_neg') / lc);
-  const profitRatio = wc === 0 ? 0 : lc === 0 || lossRatio === 0 ? Number.NaN : Math.abs(g('avg_win0') / wc) / lossRatio;
+  const avgNeg = lc === 0 ? Number.NaN : g('sum_neg') / lc;
+  const avgWin0 = wc === 0 ? Number.NaN : winsSum / wc;
+  const lossRatio = lc === 0 ? Number.NaN : Math.abs(avgNeg / lc);
+  const profitRatio = wc === 0 ? 0 : lc === 0 || lossRatio === 0 ? Number.NaN : Math.abs(avgWin0 / wc) / lossRatio;
   const ePos = Number.isNaN(g('e_pos')) ? 0 : g('e_pos');
   const eNeg = -1 * (Number.isNaN(g('e_neg')) ? 0 : g('e_neg'));
   const cumStr = pyFormatComma2(comp * 1);
@@ -175,8 +186,8 @@ function metrics(row: MetricsRow, p: CompareParams): AllMetrics {
     ['Common Sense Ratio', profitFactor * tail],
     ['CPC Index', profitFactor * winRate * payoff],
     ['Tail Ratio', tail],
-    ['Outlier Win Ratio', div(g('q99'), g('avg_win0'))],
-    ['Outlier Loss Ratio', div(g('q01'), g('avg_neg'))],
+    ['Outlier Win Ratio', div(g('q99'), avgWin0)],
+    ['Outlier Loss Ratio', div(g('q01'), avgNeg)],
     ['MTD', g('p_mtd') - 1],
     ['3M', g('p_3m') - 1],
     ['6M', g('p_6m') - 1],

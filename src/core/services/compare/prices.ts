@@ -1,15 +1,23 @@
 import type { Engine } from '../../engine/engine.js';
+import { importedNavsSql } from '../mf/imported.js';
 
 /**
- * Where compare reads prices: one view over whichever local price tables are attached. A symbol is
- * a market ticker (indicators.stock_prices, close), a scheme code or ISIN (mf.nav, NAV as price), or
- * an imported symbol (user.prices). When several sources hold the same name, the lowest `prio` wins:
- * the user's own import first, then market data, then NAVs. Non-positive prices are left out, since
- * a return needs a positive base (see docs/compare.md).
+ * Where compare reads prices: whichever local price tables are attached. A symbol is a market ticker
+ * (indicators.stock_prices, close), a scheme code or ISIN (mf.nav, NAV as price, extended by the
+ * user's AMFI imports newer than the publisher's data), or an imported symbol (user.prices). When several sources hold the same name, the lowest `prio` wins: the user's
+ * own import first, then market data, then NAVs. Non-positive prices are left out, since a return
+ * needs a positive base (see docs/compare.md).
  */
 export interface PriceSource {
-  /** A validated identifier: the view compare reads `symbol, date, close, prio` from. */
+  /** A validated identifier: a view of every price row (`symbol, date, close, prio`), for listing names. */
   relation: string;
+  /**
+   * The price rows (`symbol, date, close, prio`) of the names in `wanted`, a relation with a VARCHAR
+   * column `symbol`. Each source is read on its own key (a scheme code as the integer it is), so DuckDB
+   * reads only those names' rows: a full NAV history is tens of millions of rows, and the view's
+   * computed symbol column would make it read them all.
+   */
+  rowsOf(wanted: string): string;
   /** The tables behind it, for error messages and the catalog. */
   tables: string[];
 }
@@ -19,16 +27,66 @@ const VIEW = 'compare_prices';
 interface SourceDef {
   database: string;
   table: string;
-  select: string;
+  /** What the rows are read from, when not the table itself. */
+  from?: string;
+  /** Used only when this other table is attached too (`needs`), or only when it is not (`unless`). */
+  needs?: string;
+  unless?: string;
+  /** `symbol, date, close, prio`, in that order. */
+  columns: string;
+  /** Rows that are prices at all. */
+  where: string;
+  /** The source's own key for a name, and that key computed from a VARCHAR `symbol`. */
+  key: string;
+  keyOf: string;
 }
 
 /** Identifiers here are constants, never input. */
 const SOURCES: readonly SourceDef[] = [
-  { database: 'user', table: 'prices', select: 'SELECT CAST(symbol AS VARCHAR) AS symbol, CAST(date AS DATE) AS date, CAST(close AS DOUBLE) AS close, 1 AS prio FROM "user".prices' },
-  { database: 'indicators', table: 'stock_prices', select: 'SELECT symbol, CAST(date AS DATE) AS date, CAST(close AS DOUBLE) AS close, 2 AS prio FROM indicators.stock_prices' },
-  { database: 'mf', table: 'nav', select: 'SELECT CAST(scheme_code AS VARCHAR) AS symbol, CAST(date AS DATE) AS date, CAST(nav AS DOUBLE) AS close, 3 AS prio FROM mf.nav' },
-  { database: 'mf', table: 'nav', select: 'SELECT isin AS symbol, CAST(date AS DATE) AS date, CAST(nav AS DOUBLE) AS close, 3 AS prio FROM mf.nav WHERE isin IS NOT NULL' },
+  {
+    database: 'user', table: 'prices', key: 'symbol', keyOf: 'symbol', where: 'close > 0',
+    columns: 'CAST(symbol AS VARCHAR) AS symbol, CAST(date AS DATE) AS date, CAST(close AS DOUBLE) AS close, 1 AS prio',
+  },
+  {
+    database: 'indicators', table: 'stock_prices', key: 'symbol', keyOf: 'symbol', where: 'close > 0',
+    columns: 'symbol, CAST(date AS DATE) AS date, CAST(close AS DOUBLE) AS close, 2 AS prio',
+  },
+  {
+    database: 'mf', table: 'nav', key: 'scheme_code', keyOf: 'TRY_CAST(symbol AS INTEGER)', where: 'nav > 0',
+    columns: 'CAST(scheme_code AS VARCHAR) AS symbol, CAST(date AS DATE) AS date, CAST(nav AS DOUBLE) AS close, 3 AS prio',
+  },
+  {
+    database: 'mf', table: 'nav', key: 'isin', keyOf: 'symbol', where: 'nav > 0 AND isin IS NOT NULL',
+    columns: 'isin AS symbol, CAST(date AS DATE) AS date, CAST(nav AS DOUBLE) AS close, 3 AS prio',
+  },
+  ...amfiSources(true),
+  ...amfiSources(false),
 ];
+
+/**
+ * AMFI NAVs as prices of their scheme code and ISIN, at the NAVs' priority: they extend that history
+ * (importedNavsSql keeps only days after the publisher's, which needs mf.latest when it is attached).
+ */
+function amfiSources(withPublisher: boolean): SourceDef[] {
+  const base = {
+    database: 'user', table: 'amfi_nav', from: `(${importedNavsSql(withPublisher)})`,
+    ...(withPublisher ? { needs: 'mf.latest' } : { unless: 'mf.latest' }),
+  };
+  return [
+    { ...base, key: 'scheme_code', keyOf: 'TRY_CAST(symbol AS INTEGER)', where: 'true', columns: 'CAST(scheme_code AS VARCHAR) AS symbol, date, CAST(nav AS DOUBLE) AS close, 3 AS prio' },
+    { ...base, key: 'isin', keyOf: 'symbol', where: 'isin IS NOT NULL', columns: 'isin AS symbol, date, CAST(nav AS DOUBLE) AS close, 3 AS prio' },
+  ];
+}
+
+const NONE = 'SELECT NULL::VARCHAR AS symbol, NULL::DATE AS date, NULL::DOUBLE AS close, NULL::INTEGER AS prio WHERE false';
+
+function select(s: SourceDef, filter = ''): string {
+  return `SELECT ${s.columns} FROM ${s.from ?? `"${s.database}".${s.table}`} WHERE ${s.where}${filter}`;
+}
+
+function union(parts: string[]): string {
+  return parts.length ? parts.join('\nUNION ALL\n') : NONE;
+}
 
 /** Sources whose symbols can serve as a benchmark (NAV schemes are too many to list). */
 const BENCHMARK_TABLES = new Set(['user.prices', 'indicators.stock_prices']);
@@ -42,28 +100,36 @@ const views = new WeakMap<Engine, string>();
 /** (Re)creates the view over the tables attached right now; cheap, so each request calls it. */
 export async function openPriceSource(engine: Engine): Promise<PriceSource> {
   const attached = new Set((await engine.all<{ db: string; table_name: string }>(SQL_ATTACHED)).map((r) => `${r.db}.${r.table_name}`));
-  const present = SOURCES.filter((s) => attached.has(`${s.database}.${s.table}`));
-  const body = present.length
-    ? present.map((s) => `SELECT * FROM (${s.select}) WHERE close > 0`).join('\nUNION ALL\n')
-    : 'SELECT NULL::VARCHAR AS symbol, NULL::DATE AS date, NULL::DOUBLE AS close, NULL::INTEGER AS prio WHERE false';
+  const present = SOURCES.filter(
+    (s) => attached.has(`${s.database}.${s.table}`) && (!s.needs || attached.has(s.needs)) && (!s.unless || !attached.has(s.unless)),
+  );
+  const body = union(present.map((s) => select(s)));
   // replaced only when it changes: a catalog change makes DuckDB re-plan every kept statement over it
   if (views.get(engine) !== body) {
     await engine.exec(`CREATE OR REPLACE TEMP VIEW ${VIEW} AS\n${body}`);
     views.set(engine, body);
   }
-  return { relation: VIEW, tables: [...new Set(present.map((s) => `${s.database}.${s.table}`))] };
+  return {
+    relation: VIEW,
+    rowsOf: (wanted) => union(present.map((s) => select(s, ` AND ${s.key} IN (SELECT ${s.keyOf} FROM ${wanted})`))),
+    tables: [...new Set(present.map((s) => `${s.database}.${s.table}`))],
+  };
 }
 
-/** Symbols a benchmark can be: imported and market symbols, sorted. */
-export async function availableBenchmarks(engine: Engine, source: PriceSource): Promise<string[]> {
+export interface ListedSymbol {
+  symbol: string;
+  origin: 'imported' | 'market';
+}
+
+/** Imported and market symbols, sorted; these can serve as a benchmark (NAV schemes are too many to list). */
+export async function listedSymbols(engine: Engine, source: PriceSource): Promise<ListedSymbol[]> {
   if (!source.tables.some((t) => BENCHMARK_TABLES.has(t))) return [];
-  const rows = await engine.all<{ symbol: string }>(
-    `SELECT DISTINCT symbol FROM ${source.relation} WHERE prio <= 2 ORDER BY symbol LIMIT 200`,
+  const rows = await engine.all<{ symbol: string; prio: number }>(
+    `SELECT symbol, min(prio) AS prio FROM ${source.relation} WHERE prio <= 2 GROUP BY symbol ORDER BY symbol LIMIT 200`,
   );
-  return rows.map((r) => r.symbol);
+  return rows.map((r) => ({ symbol: r.symbol, origin: r.prio === 1 ? 'imported' : 'market' }));
 }
 
-export async function symbolExists(engine: Engine, source: PriceSource, symbol: string): Promise<boolean> {
-  const rows = await engine.all(`SELECT 1 FROM ${source.relation} WHERE symbol = ? LIMIT 1`, [symbol]);
-  return rows.length > 0;
+export async function availableBenchmarks(engine: Engine, source: PriceSource): Promise<string[]> {
+  return (await listedSymbols(engine, source)).map((s) => s.symbol);
 }

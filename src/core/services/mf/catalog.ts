@@ -1,5 +1,5 @@
 import type { Engine } from '../../engine/engine.js';
-import { LATEST_COLUMNS, NAV_FILE_COLUMNS, SCHEMA_CHANGED, SCHEMA_NOTES, SCHEMA_VERSION } from '../../contract/mf.js';
+import { LATEST_COLUMNS } from '../../contract/mf.js';
 import {
   DOWNLOAD_PARAMS,
   LOCAL_DOWNLOAD_FORMATS,
@@ -11,6 +11,7 @@ import {
   type ParamSpec,
 } from '../../contract/mf-params.js';
 import { ACTIVE_BONUS, RELEVANCE_TIERS } from './search.js';
+import { loadedSchema } from './loaded-schema.js';
 
 export const TERMS = {
   license: 'CC0 1.0 Universal (public domain dedication)',
@@ -60,6 +61,8 @@ FROM mf.latest`;
 
 export async function catalog(engine: Engine) {
   const [data] = await engine.all(CATALOG_DATA_SQL);
+  const loaded = await loadedSchema(engine);
+  const names = (table: string) => (loaded.tables[table] ?? []).map((c) => c.name);
   return {
     name: 'Mutual Fund NAV API (local mirror)',
     base: MF_BASE,
@@ -98,15 +101,20 @@ export async function catalog(engine: Engine) {
       active_bonus: ACTIVE_BONUS,
       rule: 'relevance = tier + active_bonus for live schemes; sorted by relevance, then name, then code.',
     },
+    // The schema actually loaded: columns as attached (a drifted file's extra columns included), the
+    // version the local tables hold, the publisher's notes and what the syncs accepted or refused.
     schema: {
-      schema_version: SCHEMA_VERSION,
-      schema_changed: SCHEMA_CHANGED,
-      schema_notes: SCHEMA_NOTES,
+      schema_version: loaded.schema_version,
+      publisher_schema_version: loaded.publisher_schema_version,
+      schema_changed: loaded.schema_changed,
+      schema_notes: loaded.schema_notes,
+      drift: loaded.drift,
       full_history: {
-        columns: NAV_FILE_COLUMNS,
-        notes: ['date is YYYY-MM-DD', 'nav is an exact decimal (4 places)'],
+        columns: names('nav'),
+        notes: ['date is YYYY-MM-DD', 'nav is an exact decimal (4 places)', 'columns beyond the five of the spec came with a drifted file; the endpoints ignore them'],
       },
-      latest_snapshot: { columns: LATEST_COLUMNS, column_notes: LATEST_COLUMN_NOTES },
+      latest_snapshot: { columns: names('latest'), column_notes: LATEST_COLUMN_NOTES },
+      tables: loaded.tables,
     },
     limits: MF_LIMITS,
     data,

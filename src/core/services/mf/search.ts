@@ -45,39 +45,48 @@ const VOCABULARY_COLUMN: Record<(typeof BROWSE_VOCABULARY_FILTERS)[number], stri
   txic_code: 'txic_code',
 };
 
-/** True when any item of the bound comma list (lower-cased) is contained in any of the columns. */
-function anyContains(list: string, columns: readonly string[]): string {
-  const hay = columns.map((c) => `contains(lower(coalesce(l.${c}, '')), x)`).join(' OR ');
-  return `len(list_filter(string_split(${list}, ','), x -> ${hay})) > 0`;
+/** SQL with its bound values in placeholder order, built side by side. */
+interface Bound {
+  sql: string;
+  params: Param[];
 }
 
+const and = (parts: Bound[]): Bound =>
+  parts.length ? { sql: parts.map((p) => p.sql).join('\n    AND '), params: parts.flatMap((p) => p.params) } : { sql: 'true', params: [] };
+
 /**
- * Every parameter is bound once in the `p` row; an unused filter is NULL and its predicate true, so
- * one statement serves every combination. Text filters arrive as lower-cased comma lists.
+ * A text filter: any of its (lower-cased) items contained in any of its columns; `exclude` is the
+ * negation. One placeholder per item and column. DuckDB plans a parameterised statement over a table
+ * afresh on every execution, so a statement with only the predicates in use both plans and runs
+ * faster than one with all of them and NULL for the unused (measured: docs/performance.md).
  */
-const PARAMS_CTE = `p AS (
-  SELECT ?::VARCHAR AS q, ${SEARCH_TEXT_FILTERS.map((f) => `?::VARCHAR AS f_${f}`).join(', ')},
-         ?::VARCHAR AS active, ?::DATE AS fdf, ?::DATE AS fdt, ?::DATE AS ldf, ?::DATE AS ldt
-)`;
+function textPredicate(f: SearchTextFilter, items: string[]): Bound {
+  const tests = items.flatMap((x) => FILTER_COLUMNS[f].map((c) => ({ sql: `contains(lower(coalesce(l.${c}, '')), ?)`, x })));
+  const any = `(${tests.map((t) => t.sql).join(' OR ')})`;
+  return { sql: f === 'exclude' ? `NOT ${any}` : any, params: tests.map((t) => t.x) };
+}
 
-/** Each text filter's predicate; an unused filter (NULL) passes every row. */
-const TEXT_PREDICATES = Object.fromEntries(
-  SEARCH_TEXT_FILTERS.map((f) => [
-    f,
-    f === 'exclude'
-      ? `(p.f_exclude IS NULL OR NOT (${anyContains('p.f_exclude', FILTER_COLUMNS.exclude)}))`
-      : `(p.f_${f} IS NULL OR ${anyContains(`p.f_${f}`, FILTER_COLUMNS[f])})`,
-  ]),
-) as Record<SearchTextFilter, string>;
-const ACTIVE_PREDICATE = `(p.active = 'all' OR l.is_active = (p.active = 'active'))`;
-const DATE_PREDICATES = [
-  `(p.fdf IS NULL OR l.first_date >= p.fdf)`,
-  `(p.fdt IS NULL OR l.first_date <= p.fdt)`,
-  `(p.ldf IS NULL OR l.last_date >= p.ldf)`,
-  `(p.ldt IS NULL OR l.last_date <= p.ldt)`,
-];
+const ACTIVE_PREDICATE: Record<SearchParams['active'], string | null> = { all: null, active: 'l.is_active', matured: 'NOT l.is_active' };
 
-const FILTERS_WHERE = [...Object.values(TEXT_PREDICATES), ACTIVE_PREDICATE, ...DATE_PREDICATES].join('\n    AND ');
+/** The date windows given, each a bound comparison. */
+function datePredicates(s: SearchParams): Bound {
+  const bounds = [
+    ['l.first_date >=', s.first_date_from],
+    ['l.first_date <=', s.first_date_to],
+    ['l.last_date >=', s.last_date_from],
+    ['l.last_date <=', s.last_date_to],
+  ] as const;
+  return and(bounds.flatMap(([cmp, d]) => (d === undefined ? [] : [{ sql: `${cmp} ?::DATE`, params: [d] }])));
+}
+
+const activeBound = (s: SearchParams): Bound[] => (ACTIVE_PREDICATE[s.active] ? [{ sql: ACTIVE_PREDICATE[s.active]!, params: [] }] : []);
+
+/** Every filter in use, ANDed (text filters in contract order, then active, then dates). */
+function filtersWhere(s: SearchParams): Bound {
+  const text = SEARCH_TEXT_FILTERS.flatMap((f) => (s.filters[f] ? [textPredicate(f, s.filters[f]!)] : []));
+  const dates = datePredicates(s);
+  return and([...text, ...activeBound(s), ...(dates.params.length ? [dates] : [])]);
+}
 
 /**
  * q is scored against the name normalised two ways: `lname` lower-cased with whitespace runs as one
@@ -89,28 +98,39 @@ const FILTERS_WHERE = [...Object.values(TEXT_PREDICATES), ACTIVE_PREDICATE, ...D
 /**
  * Cheap test that a name may match q: it contains q's first four words (all tiers imply it). Without
  * q no name is scored, so no row is a candidate (a missing word reads as '', contained in every name).
+ * The lower-cased name is computed once per row (`low`) and the test once (`is_candidate`): written
+ * inline, DuckDB evaluated lower() for every use, ten times a row, most of a plain q search's time.
  */
-const CANDIDATE = `q.q IS NOT NULL AND ((q.wq IS NULL AND contains(lower(l.scheme_name), q.lq)) OR (${[1, 2, 3, 4]
-  .map((i) => `contains(lower(l.scheme_name), coalesce(q.w[${i}], ''))`)
+const CANDIDATE = `q.q IS NOT NULL AND ((q.wq IS NULL AND contains(n.low, q.lq)) OR (${[1, 2, 3, 4]
+  .map((i) => `contains(n.low, coalesce(q.w[${i}], ''))`)
   .join(' AND ')}))`;
 
-const SCORED_CTE = `WITH ${PARAMS_CTE},
-pq AS (
+/** The rows matching the filters with q's tier for each. */
+function scoredCte(q: string, where: Bound): Bound {
+  return {
+    sql: `WITH pq AS (
   SELECT p.q, lower(p.q) AS lq, upper(p.q) AS uq, nullif(trim(regexp_replace(lower(p.q), '[^a-z0-9]+', ' ', 'g')), '') AS wq
-  FROM p
+  FROM (SELECT ?::VARCHAR AS q) p
 ),
 pw AS (SELECT pq.*, string_split(pq.wq, ' ') AS w FROM pq),
+lowered AS (
+  SELECT l.*, lower(l.scheme_name) AS low
+  FROM mf.latest l
+  WHERE ${where.sql}
+),
+candidates AS (
+  SELECT n.*, ${CANDIDATE} AS is_candidate
+  FROM lowered n, pw q
+),
 named AS (
-  SELECT l.*,
-    CASE WHEN ${CANDIDATE} THEN regexp_replace(lower(l.scheme_name), '\\s+', ' ', 'g') END AS lname,
-    CASE WHEN ${CANDIDATE} THEN ' ' || trim(regexp_replace(lower(l.scheme_name), '[^a-z0-9]+', ' ', 'g')) || ' ' END AS wname
-  FROM mf.latest l, p, pw q
-  WHERE ${FILTERS_WHERE}
+  SELECT c.* EXCLUDE (low, is_candidate),
+    CASE WHEN c.is_candidate THEN regexp_replace(c.low, '\\s+', ' ', 'g') END AS lname,
+    CASE WHEN c.is_candidate THEN ' ' || trim(regexp_replace(c.low, '[^a-z0-9]+', ' ', 'g')) || ' ' END AS wname
+  FROM candidates c
 ),
 scored AS (
   SELECT n.* EXCLUDE (lname, wname),
     CASE
-      WHEN q.q IS NULL THEN NULL
       WHEN n.scheme_code::VARCHAR = q.q OR upper(n.isin) = q.uq OR upper(n.isin2) = q.uq THEN ${RELEVANCE_TIERS.exact_id}
       WHEN n.lname IS NULL THEN 0
       WHEN starts_with(n.lname, q.lq) OR starts_with(n.wname, ' ' || q.wq) THEN ${RELEVANCE_TIERS.name_prefix}
@@ -120,50 +140,85 @@ scored AS (
       ELSE 0
     END AS tier
   FROM named n, pw q
-)`;
+)`,
+    params: [q, ...where.params],
+  };
+}
 
-export const SEARCH_SQL = `${SCORED_CTE}
-SELECT scheme_code, scheme_name, isin, isin2, amc, scheme_type, category_group, category_group_clean, category,
-       category_sub, txic_code, scheme_plan, scheme_option, first_date, last_date, is_active, is_stale, nav, nav_date,
+const RESULT_COLUMNS = `scheme_code, scheme_name, isin, isin2, amc, scheme_type, category_group, category_group_clean, category,
+       category_sub, txic_code, scheme_plan, scheme_option, first_date, last_date, is_active, is_stale, nav, nav_date`;
+
+/**
+ * The page and the total in one statement. Without q there is nothing to score: the rows come
+ * straight from the snapshot (relevance NULL); with q only names scoring above 0 match.
+ */
+export function searchSql(s: SearchParams): Bound {
+  const where = filtersWhere(s);
+  const page = `ORDER BY relevance DESC NULLS LAST, scheme_name, scheme_code
+LIMIT ? OFFSET ?`;
+  if (s.q === undefined) {
+    return {
+      sql: `SELECT ${RESULT_COLUMNS}, NULL::INTEGER AS relevance, count(*) OVER () AS total_matches
+FROM mf.latest l
+WHERE ${where.sql}
+${page}`,
+      params: [...where.params, s.limit, s.offset],
+    };
+  }
+  const scored = scoredCte(s.q, where);
+  return {
+    sql: `${scored.sql}
+SELECT ${RESULT_COLUMNS},
        tier + CASE WHEN is_active THEN ${ACTIVE_BONUS} ELSE 0 END AS relevance,
        count(*) OVER () AS total_matches
 FROM scored
-WHERE tier IS NULL OR tier > 0
-ORDER BY relevance DESC NULLS LAST, scheme_name, scheme_code
-LIMIT ? OFFSET ?`;
+WHERE tier > 0
+${page}`,
+    params: [...scored.params, s.limit, s.offset],
+  };
+}
 
 /** The total when the page is empty (an offset past the end), where the window count is not there. */
-export const SEARCH_COUNT_SQL = `${SCORED_CTE}
-SELECT count(*) AS n FROM scored WHERE tier IS NULL OR tier > 0`;
+export function searchCountSql(s: SearchParams): Bound {
+  const where = filtersWhere(s);
+  if (s.q === undefined) return { sql: `SELECT count(*) AS n FROM mf.latest l WHERE ${where.sql}`, params: where.params };
+  const scored = scoredCte(s.q, where);
+  return { sql: `${scored.sql}\nSELECT count(*) AS n FROM scored WHERE tier > 0`, params: scored.params };
+}
 
 type VocabularyFilter = (typeof BROWSE_VOCABULARY_FILTERS)[number];
 
 /**
  * For each vocabulary filter used, in one scan: its column's distinct values under every other
- * filter (`faceted_<f>`, so the list fits the browse) and under `active` alone (`bare_<f>`, the whole
- * vocabulary). Each predicate is computed once per row, then combined per list. Sorted like ORDER BY.
+ * filter in use (`faceted_<f>`, so the list fits the browse) and under `active` alone (`bare_<f>`,
+ * the whole vocabulary). Each predicate is computed once per row, then combined per list. Sorted like
+ * ORDER BY.
  */
-export function vocabularySql(used: readonly VocabularyFilter[]): string {
+export function vocabularySql(s: SearchParams, used: readonly VocabularyFilter[]): Bound {
+  const text = SEARCH_TEXT_FILTERS.flatMap((f) => (s.filters[f] ? [[f, textPredicate(f, s.filters[f]!)] as const] : []));
+  const dates = datePredicates(s);
+  const flags: Bound[] = [
+    ...text.map(([f, b]) => ({ sql: `${b.sql} AS m_${f}`, params: b.params })),
+    { sql: `${ACTIVE_PREDICATE[s.active] ?? 'true'} AS m_active`, params: [] },
+    { sql: `${dates.sql} AS m_dates`, params: dates.params },
+  ];
   const lists = used.flatMap((f) => {
     const c = VOCABULARY_COLUMN[f];
-    const others = SEARCH_TEXT_FILTERS.filter((o) => o !== f).map((o) => `m_${o}`);
+    const others = text.filter(([o]) => o !== f).map(([o]) => `m_${o}`);
     const values = (where: string) => `list_sort(list_distinct(list(${c}) FILTER (WHERE ${where} AND ${c} <> '')))`;
-    return [
-      `${values([...others, 'm_active', 'm_dates'].join(' AND '))} AS faceted_${f}`,
-      `${values('m_active')} AS bare_${f}`,
-    ];
+    return [`${values([...others, 'm_active', 'm_dates'].join(' AND '))} AS faceted_${f}`, `${values('m_active')} AS bare_${f}`];
   });
   const columns = [...new Set(used.map((f) => `l.${VOCABULARY_COLUMN[f]}`))];
-  return `WITH ${PARAMS_CTE},
-m AS (
+  return {
+    sql: `WITH m AS (
   SELECT ${columns.join(', ')},
-    ${SEARCH_TEXT_FILTERS.map((f) => `${TEXT_PREDICATES[f]} AS m_${f}`).join(',\n    ')},
-    ${ACTIVE_PREDICATE} AS m_active,
-    ${DATE_PREDICATES.join(' AND ')} AS m_dates
-  FROM mf.latest l, p
+    ${flags.map((b) => b.sql).join(',\n    ')}
+  FROM mf.latest l
 )
 SELECT ${lists.join(',\n  ')}
-FROM m`;
+FROM m`,
+    params: flags.flatMap((b) => b.params),
+  };
 }
 
 export interface CompactResult {
@@ -211,14 +266,9 @@ export interface BrowseResponse {
   valid_values?: Partial<Record<(typeof BROWSE_VOCABULARY_FILTERS)[number], string[]>>;
 }
 
-/** Bound values in PARAMS_CTE order. */
-function bind(s: SearchParams): Param[] {
-  const dates = [s.first_date_from, s.first_date_to, s.last_date_from, s.last_date_to];
-  return [s.q ?? null, ...SEARCH_TEXT_FILTERS.map((f) => s.filters[f]?.join(',') ?? null), s.active, ...dates.map((d) => d ?? null)];
-}
-
 export async function search(engine: Engine, s: SearchParams): Promise<CompactSearchResponse | BrowseResponse> {
-  const rows = await engine.all<RichResult & { total_matches: number }>(SEARCH_SQL, [...bind(s), s.limit, s.offset]);
+  const statement = searchSql(s);
+  const rows = await engine.all<RichResult & { total_matches: number }>(statement.sql, statement.params);
   if (!s.filtered) {
     const results = rows.map(({ scheme_code, scheme_name, isin, isin2, category_sub, is_active, relevance }) => ({
       scheme_code, scheme_name, isin, isin2, category_sub, is_active, relevance: relevance!,
@@ -226,15 +276,16 @@ export async function search(engine: Engine, s: SearchParams): Promise<CompactSe
     return { query: s.q!, count: results.length, results };
   }
   // An empty first page means no match; only a page past the end needs the count on its own.
-  const total =
-    rows.length > 0 ? rows[0].total_matches : s.offset === 0 ? 0 : (await engine.all<{ n: number }>(SEARCH_COUNT_SQL, bind(s)))[0].n;
+  const count = searchCountSql(s);
+  const total = rows.length > 0 ? rows[0].total_matches : s.offset === 0 ? 0 : (await engine.all<{ n: number }>(count.sql, count.params))[0].n;
   const results = rows.map(({ total_matches: _t, relevance, ...r }) => (s.q === undefined ? r : { ...r, relevance }));
   const out: BrowseResponse = { query: s.q ?? null, count: results.length, total_matches: total, limit: s.limit, offset: s.offset, results };
   if (total === 0) {
     const used = BROWSE_VOCABULARY_FILTERS.filter((f) => s.filters[f]);
     if (used.length) {
       // Each filter's values under the other filters; when those leave nothing, the whole vocabulary.
-      const [lists] = await engine.all<Record<string, string[] | null>>(vocabularySql(used), bind(s));
+      const vocabulary = vocabularySql(s, used);
+      const [lists] = await engine.all<Record<string, string[] | null>>(vocabulary.sql, vocabulary.params);
       out.valid_values = {};
       for (const f of used) {
         const faceted = lists[`faceted_${f}`] ?? [];
