@@ -30,7 +30,7 @@ if (job === 'sync') {
   const conn = await db.connect();
   const file = `read_parquet('${a.replaceAll("'", "''")}')`;
   const have = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${file}`)).getRowObjects();
-  const select = projection(
+  const { select } = projection(
     have.map((r) => ({ name: String(r.column_name), type: String(r.column_type) })),
     { contract: contractOf(SERVICE_DEFS.mf, 'nav'), renames: {} },
     'mf_nav_master.parquet',

@@ -8,6 +8,8 @@ interface ProcMem {
   rss: number;
   /** Anonymous memory: heaps, WebAssembly memories, Arrow buffers (not shared libraries). */
   anon: number;
+  /** File-backed pages: mostly Chromium's own code, shared by all its processes. */
+  file: number;
 }
 
 function procStatus(pid: number, type: string): ProcMem | null {
@@ -18,13 +20,14 @@ function procStatus(pid: number, type: string): ProcMem | null {
     return null; // gone between the listing and the read
   }
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
-  return { pid, type, rss: kb('VmRSS') / 1024, anon: kb('RssAnon') / 1024 };
+  return { pid, type, rss: kb('VmRSS') / 1024, anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024 };
 }
 
 /** One reading: the tab (the largest renderer: the page and its dedicated workers share it), all renderers, all of Chromium. */
 export interface MemReading {
   tab: number;
   tabAnon: number;
+  tabFile: number;
   renderers: number;
   chromium: number;
 }
@@ -48,7 +51,7 @@ export class ChromiumMemory {
   private procs: { pid: number; type: string }[] = [];
   private timer: NodeJS.Timeout | undefined;
   private listed = 0;
-  private peak: MemReading = { tab: 0, tabAnon: 0, renderers: 0, chromium: 0 };
+  private peak: MemReading = { tab: 0, tabAnon: 0, tabFile: 0, renderers: 0, chromium: 0 };
   private spanStart = performance.now();
   readonly spans: MemSpan[] = [];
 
@@ -79,6 +82,7 @@ export class ChromiumMemory {
     return {
       tab: tab?.rss ?? 0,
       tabAnon: tab?.anon ?? 0,
+      tabFile: tab?.file ?? 0,
       renderers: renderers.reduce((s, p) => s + p.rss, 0),
       chromium: all.reduce((s, p) => s + p.rss, 0),
     };
@@ -91,6 +95,7 @@ export class ChromiumMemory {
     this.peak = {
       tab: Math.max(this.peak.tab, r.tab),
       tabAnon: Math.max(this.peak.tabAnon, r.tabAnon),
+      tabFile: Math.max(this.peak.tabFile, r.tabFile),
       renderers: Math.max(this.peak.renderers, r.renderers),
       chromium: Math.max(this.peak.chromium, r.chromium),
     };
@@ -104,11 +109,12 @@ export class ChromiumMemory {
       ms: Math.round(performance.now() - this.spanStart),
       tab: round(this.peak.tab),
       tabAnon: round(this.peak.tabAnon),
+      tabFile: round(this.peak.tabFile),
       renderers: round(this.peak.renderers),
       chromium: round(this.peak.chromium),
     };
     this.spans.push(span);
-    this.peak = { tab: 0, tabAnon: 0, renderers: 0, chromium: 0 };
+    this.peak = { tab: 0, tabAnon: 0, tabFile: 0, renderers: 0, chromium: 0 };
     this.spanStart = performance.now();
     return span;
   }
@@ -117,4 +123,21 @@ export class ChromiumMemory {
     clearInterval(this.timer);
     await this.cdp.detach().catch(() => undefined);
   }
+}
+
+/**
+ * CPU seconds used so far by each process of a Chromium instance (CDP SystemInfo.getProcessInfo).
+ * The difference of two readings is the work a span cost whatever else the machine was doing: a
+ * figure the load on a shared machine does not inflate the way it inflates wall time.
+ */
+export async function cpuTimes(cdp: CDPSession): Promise<Map<number, number>> {
+  const info = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { id: number; cpuTime: number }[] };
+  return new Map(info.processInfo.map((p) => [p.id, p.cpuTime]));
+}
+
+/** CPU milliseconds between two readings, over every process (one that appeared in between counts from 0). */
+export function cpuSpent(before: Map<number, number>, after: Map<number, number>): number {
+  let s = 0;
+  for (const [pid, t] of after) s += t - (before.get(pid) ?? 0);
+  return Math.round(s * 1000);
 }

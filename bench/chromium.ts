@@ -16,7 +16,7 @@ import type { Page } from 'playwright-core';
 import { PROXY, serveApp, type AppServer } from '../src/cli/app-server.js';
 import { manifestPath } from '../src/core/contract/files.js';
 import { hasChromium, launch, type Session } from '../test/e2e/browser.js';
-import { ChromiumMemory } from './chromium-memory.js';
+import { ChromiumMemory, cpuSpent, cpuTimes, type MemReading } from './chromium-memory.js';
 import { PROBES, SCROLL } from './chromium-probes.js';
 import { appBuild, bundleCase } from './bundle.js';
 import { PICK_SQL } from './mf.js';
@@ -172,12 +172,15 @@ async function syncPhase(run: ChromiumRun, app: AppServer, profile: string): Pro
   const x = await open(profile);
   const { page } = x.s;
   try {
+    // A kept profile may hold an older build in its service worker: this visit installs this one.
+    if (run.profile) await forgetApp(x.s, app);
     await page.goto(`${app.url}#/data`);
     await page.getByText('DuckDB ready').waitFor({ timeout: 300_000 });
     const state = page.getByTestId('state-mf').filter({ hasText: /^(not synced|current|update available)$/ });
     await state.waitFor({ timeout: 60_000 });
     if ((await state.textContent()) === 'current' && run.profile) {
       console.log(`  the kept profile's data is current: no sync`);
+      await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
       return [];
     }
     // Installed first (~40 MB precached), so that download does not share the sync's time.
@@ -291,6 +294,7 @@ async function queryPhase(run: ChromiumRun, app: AppServer, profile: string, pic
   const steps: { label: string; ms: number; appMs?: number; rows?: number }[] = [];
   const grid: Partial<Record<'big' | 'ref', { steady: Scroll; jump: Scroll; rows: number }>> = {};
   const loadStart = load();
+  let blank!: MemReading;
   try {
     const timed = async (label: string, fn: () => Promise<{ rows: number; appMs: number } | void>) => {
       const t0 = performance.now();
@@ -298,6 +302,9 @@ async function queryPhase(run: ChromiumRun, app: AppServer, profile: string, pic
       steps.push({ label, ms: Math.round(performance.now() - t0), ...(r ?? {}) });
       await x.mem.mark(label);
     };
+    await page.goto('about:blank');
+    await new Promise((r) => setTimeout(r, 1000));
+    blank = x.mem.now();
     await timed('app open, store attached', async () => {
       await route(page, app, '#/data');
       await page.getByText('DuckDB ready').waitFor({ timeout: 300_000 });
@@ -329,21 +336,33 @@ async function queryPhase(run: ChromiumRun, app: AppServer, profile: string, pic
   }
   const rows: BenchResult[] = [];
   if (run.wants('chromium memory')) {
-    const native = await run.child('native-queries', run.storeDir, JSON.stringify(picks.plan));
-    const peak = Math.max(...x.mem.spans.map((s) => s.tab));
-    const byStep = x.mem.spans.map((s) => `${s.label} ${s.tab} MB`).join('; ');
+    // Two workloads: asking the history (views and SQL with small answers), then also holding a
+    // 1M-row result in the SQL grid, whose Arrow table the page keeps whole.
+    const isGrid = (label: string) => label.includes(' rows into the grid');
+    const asking = { ...picks.plan, sql: picks.plan.sql.filter((q) => !isGrid(q.label)) };
+    const workloads = [
+      { name: 'Chromium tab memory while querying the full MF history', plan: asking, spans: x.mem.spans.filter((s) => !isGrid(s.label)), target: '<= 600 MB' },
+      { name: `Chromium tab memory, the same plus ${(grid.big?.rows ?? GRID_ROWS).toLocaleString('en-US')} rows held in the SQL grid`, plan: picks.plan, spans: x.mem.spans, target: undefined },
+    ];
     const times = steps.map((s) => `${s.label} ${s.ms} ms${s.appMs !== undefined ? ` (query ${s.appMs} ms, ${s.rows} rows)` : ''}`).join('; ');
-    rows.push({
-      case: 'Chromium tab memory while querying the full MF history',
-      unit: 'MB',
-      almanac: peak,
-      reference: { name: 'native DuckDB asking the same (services + SQL), peak RSS', value: native.maxRssMb },
-      ratio: ratio(peak, native.maxRssMb),
-      target: '<= 600 MB',
-      met: peak <= 600,
-      note: `peak RSS of the tab's renderer (page + DuckDB worker) per step: ${byStep}. Times: ${times}. Native: ${native.steps!.map((s) => `${s.label} ${s.ms} ms`).join('; ')}. Load ${loadStart} → ${load()}`,
-      detail: { spans: x.mem.spans, steps, native },
-    });
+    for (const w of workloads) {
+      const native = await run.child('native-queries', run.storeDir, JSON.stringify(w.plan));
+      const top = w.spans.reduce((a, s) => (s.tab > a.tab ? s : a));
+      rows.push({
+        case: w.name,
+        unit: 'MB',
+        almanac: top.tab,
+        reference: { name: 'native DuckDB asking the same (services + SQL), peak RSS', value: native.maxRssMb },
+        ratio: ratio(top.tab, native.maxRssMb),
+        target: w.target,
+        met: w.target ? top.tab <= 600 : undefined,
+        note:
+          `peak RSS of the tab's renderer (page + DuckDB worker) at "${top.label}": ${top.tab} MB, of which private ${top.tabAnon} MB and file-backed ${top.tabFile} MB (Chromium's own code, shared by its processes); ` +
+          `a blank tab's renderer: ${Math.round(blank.tab)} MB (private ${Math.round(blank.tabAnon)} MB). Per step: ${w.spans.map((s) => `${s.label} ${s.tab} MB`).join('; ')}. ` +
+          `Times: ${times}. Native: ${native.steps!.map((s) => `${s.label} ${s.ms} ms`).join('; ')}. Load ${loadStart} → ${load()}`,
+        detail: { spans: w.spans, steps, native, blank },
+      });
+    }
   }
   if (run.wants('grid') && grid.big && grid.ref) {
     for (const mode of ['steady', 'jump'] as const) {
@@ -394,13 +413,17 @@ async function startPhase(run: ChromiumRun, app: AppServer, profile: string, pic
     try {
       await s.context.addInitScript({ content: PROBES });
       if (cold) await forgetApp(s, app);
+      const cdp = await s.browser.newBrowserCDPSession();
+      const cpu0 = await cpuTimes(cdp);
+      const load1 = os.loadavg()[0];
       await s.page.goto(`${app.url}${hash}`);
       await until(s.page, 'window.__bench.chart !== null', 300_000);
+      const cpu = cpuSpent(cpu0, await cpuTimes(cdp));
       const b = await bench(s.page);
       const dcl = (await s.page.evaluate("performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd")) as number;
       const controlled = (await s.page.evaluate('navigator.serviceWorker.controller !== null')) as boolean;
       if (controlled === cold) throw new Error(`a ${cold ? 'cold' : 'warm'} start was ${controlled ? '' : 'not '}served by the service worker`);
-      return { chart: b.chart!, ready: b.ready ?? NaN, dcl, launched };
+      return { chart: b.chart!, ready: b.ready ?? NaN, dcl, launched, cpu, load1 };
     } finally {
       await s.close();
     }
@@ -427,7 +450,7 @@ async function startPhase(run: ChromiumRun, app: AppServer, profile: string, pic
     for (const mode of ['cold', 'warm'] as const) {
       const v = out[mode];
       const st = stats(v.map((r) => r.chart));
-      const med = (k: 'ready' | 'dcl' | 'launched') => Math.round(stats(v.map((r) => r[k])).median);
+      const med = (k: 'ready' | 'dcl' | 'launched' | 'cpu' | 'load1') => Math.round(stats(v.map((r) => r[k])).median * 10) / 10;
       rows.push({
         case: `app start to first chart, ${mode} (${link.name})`,
         unit: 'ms',
@@ -436,7 +459,9 @@ async function startPhase(run: ChromiumRun, app: AppServer, profile: string, pic
         met: mode === 'warm' ? st.median <= 1500 : undefined,
         note:
           `${mode === 'cold' ? 'first visit of the app code (service worker, caches emptied; data in OPFS)' : 'installed PWA, from the precache; data in OPFS'}. ` +
-          `Medians from navigation start: DOMContentLoaded ${med('dcl')} ms, "DuckDB ready" (store open, files attached) ${med('ready')} ms, chart ${Math.round(st.median)} ms; browser launch before it ${med('launched')} ms (not counted). Load ${load()}`,
+          `Medians from navigation start: DOMContentLoaded ${Math.round(med('dcl'))} ms, "DuckDB ready" (store open, files attached) ${Math.round(med('ready'))} ms, chart ${Math.round(st.median)} ms; ` +
+          `CPU time of all Chromium processes from navigation to chart ${Math.round(med('cpu'))} ms (the work itself, whatever the machine's load: 1-minute load average ${med('load1')} on ${os.cpus().length} cores); ` +
+          `browser launch before it ${Math.round(med('launched'))} ms (not counted)`,
         detail: { visits: v },
       });
     }
