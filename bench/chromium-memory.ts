@@ -54,6 +54,9 @@ export class ChromiumMemory {
   private peak: MemReading = { tab: 0, tabAnon: 0, tabFile: 0, renderers: 0, chromium: 0 };
   private spanStart = performance.now();
   readonly spans: MemSpan[] = [];
+  /** The tab's RSS about once a second since attach: whether memory plateaus or keeps growing. */
+  readonly timeline: { s: number; tab: number }[] = [];
+  private readonly attachedAt = performance.now();
 
   private constructor(private readonly cdp: CDPSession) {}
 
@@ -92,6 +95,8 @@ export class ChromiumMemory {
     // New processes appear (a service worker, a navigation's renderer): list again now and then.
     if (performance.now() - this.listed > 2000) await this.list().catch(() => undefined);
     const r = this.now();
+    const s = Math.floor((performance.now() - this.attachedAt) / 1000);
+    if (this.timeline.length === 0 || this.timeline[this.timeline.length - 1].s < s) this.timeline.push({ s, tab: round(r.tab) });
     this.peak = {
       tab: Math.max(this.peak.tab, r.tab),
       tabAnon: Math.max(this.peak.tabAnon, r.tabAnon),
