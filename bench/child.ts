@@ -1,13 +1,19 @@
 /**
  * One measured job in its own process, so its peak RSS is its own: `sync` (Almanac: download + ingest
- * through the real sync engine) or `native-load` (native DuckDB loading the same parquet). Prints one
- * JSON line: { ms, maxRssMb, ... }.
+ * through the real sync engine), `native-load` (native DuckDB loading the same parquet) or
+ * `native-queries` (native DuckDB asking what the Chromium memory case asks, over a Node store).
+ * Prints one JSON line: { ms, maxRssMb, ... }.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { sync } from '../src/core/sync/sync.js';
 import { nodeHost } from '../src/core/store/node.js';
 import { SERVICE_DEFS, contractOf, type Service } from '../src/core/sync/datasets.js';
 import { projection } from '../src/core/sync/ingest.js';
+import { parseNavParams, parseSearchParams } from '../src/core/contract/mf-params.js';
+import { nav } from '../src/core/services/mf/nav.js';
+import { search } from '../src/core/services/mf/search.js';
+import { NativeEngine } from './native-engine.js';
+import type { QueryPlan } from './chromium.js';
 
 const [job, a, b, c] = process.argv.slice(2);
 const t0 = performance.now();
@@ -24,7 +30,7 @@ if (job === 'sync') {
   const conn = await db.connect();
   const file = `read_parquet('${a.replaceAll("'", "''")}')`;
   const have = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${file}`)).getRowObjects();
-  const select = projection(
+  const { select } = projection(
     have.map((r) => ({ name: String(r.column_name), type: String(r.column_type) })),
     { contract: contractOf(SERVICE_DEFS.mf, 'nav'), renames: {} },
     'mf_nav_master.parquet',
@@ -33,6 +39,21 @@ if (job === 'sync') {
   await conn.run('CHECKPOINT');
   conn.closeSync();
   db.closeSync();
+} else if (job === 'native-queries') {
+  // The same questions as the tab: the services for NAV histories and the search, the SQL as written.
+  const plan = JSON.parse(b) as QueryPlan;
+  const native = await NativeEngine.over(a);
+  const steps: { label: string; ms: number }[] = [];
+  const step = async (label: string, fn: () => Promise<unknown>) => {
+    const s0 = performance.now();
+    await fn();
+    steps.push({ label, ms: Math.round(performance.now() - s0) });
+  };
+  for (const code of plan.navCodes) await step(`NAV history ${code}`, () => nav(native, parseNavParams([['scheme', code]])));
+  await step('search', () => search(native, parseSearchParams([...plan.search, ['active', 'active'], ['limit', '50']])));
+  for (const q of plan.sql) await step(q.label, () => native.materialize(q.sql));
+  await native.close();
+  extra = { steps };
 } else {
   throw new Error(`unknown job ${job}`);
 }

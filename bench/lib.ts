@@ -113,6 +113,8 @@ export interface BenchResult {
   target?: string;
   met?: boolean;
   note?: string;
+  /** Raw figures behind the row (per-step memory, events, samples), kept in the JSON only. */
+  detail?: unknown;
 }
 
 const med = (v: Stats | number) => (typeof v === 'number' ? v : v.median);

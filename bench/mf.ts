@@ -19,7 +19,7 @@ export interface MfBenchCase {
 }
 
 /** The schemes the cases ask for: live codes spread over the universe, chosen from the data itself. */
-const PICK_SQL = `
+export const PICK_SQL = `
 SELECT scheme_code, nav_date FROM mf.latest WHERE is_active
 QUALIFY row_number() OVER (ORDER BY hash(scheme_code)) <= 50
 ORDER BY scheme_code`;

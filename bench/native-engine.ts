@@ -1,6 +1,10 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { Table } from 'apache-arrow';
+import path from 'node:path';
 import type { Engine, Param, Row } from '../src/core/engine/engine.js';
+import { SERVICES } from '../src/core/sync/datasets.js';
+import { readState } from '../src/core/sync/state.js';
+import { FsStorage } from '../src/core/storage/fs.js';
 
 /**
  * Native DuckDB (@duckdb/node-api, dev only) behind the same Engine interface, so the benchmark runs
@@ -15,6 +19,22 @@ export class NativeEngine implements Engine {
   static async open(): Promise<NativeEngine> {
     const instance = await DuckDBInstance.create(':memory:');
     return new NativeEngine(instance, await instance.connect());
+  }
+
+  /** Attaches a Node store's current database files under the same schema names the store uses. */
+  static async over(storeDir: string): Promise<NativeEngine> {
+    const native = await NativeEngine.open();
+    const state = await readState(new FsStorage(storeDir));
+    for (const svc of SERVICES) {
+      const d = state.datasets[svc];
+      if (d) await native.exec(`ATTACH '${path.join(storeDir, d.database).replaceAll("'", "''")}' AS ${svc} (READ_ONLY)`);
+    }
+    return native;
+  }
+
+  /** Runs `sql` and keeps the whole result in DuckDB's own chunks (no JS rows): what a native client holds. */
+  async materialize(sql: string): Promise<number> {
+    return (await this.conn.runAndReadAll(sql)).currentRowCount;
   }
 
   async all<T = Row>(sql: string, params?: Param[]): Promise<T[]> {

@@ -10,7 +10,18 @@ const END = '<!-- bench:end -->';
  * around them (what was measured and why) is kept. Without markers the run's section is the whole doc.
  */
 export function renderPerformanceDoc(
-  p: { generated_at: string; scale: string; node: string; cpus: number; loadavg: number[]; store?: string; results: BenchResult[] },
+  p: {
+    generated_at: string;
+    scale: string;
+    node: string;
+    cpus: number;
+    loadavg: number[];
+    chromium: string | null;
+    started: { uptime: string };
+    uptime: string;
+    store?: string;
+    results: BenchResult[];
+  },
   existing = '',
 ): string {
   const rows = p.results.map((r) =>
@@ -18,7 +29,8 @@ export function renderPerformanceDoc(
   );
   const section = [
     START,
-    `Measured by \`npm run bench -- --scale ${p.scale}\` on ${p.generated_at} (${p.cpus} cores, Node ${p.node}, load average at the end ${p.loadavg.map((l) => l.toFixed(1)).join(' / ')}).`,
+    `Measured by \`npm run bench -- --scale ${p.scale}\` on ${p.generated_at} (${p.cpus} cores, Node ${p.node}, ${p.chromium ?? 'no Chromium'}, load average at the end ${p.loadavg.map((l) => l.toFixed(1)).join(' / ')}).`,
+    `The machine is shared: \`uptime\` said \`${p.started.uptime}\` at the start and \`${p.uptime}\` at the end.`,
     'Each case is timed next to its reference in the same run; ratio = Almanac / reference (lower is better).',
     'Query cases are CPU time per call (user + system of the process, so native DuckDB counts all its threads), median of the repeats;',
     'their wall times are in the note and in `bench/results/`.',

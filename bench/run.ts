@@ -1,26 +1,28 @@
 /**
- * `npm run bench [-- --scale full|demo] [--only NAME,...] [--repeats N] [--store DIR]`
+ * `npm run bench [-- --scale full|demo|tiny] [--only NAME,...] [--repeats N] [--store DIR] [--profile DIR]`
  *
  * Generates (or reuses) sample data at the chosen scale, serves it from the stand-in publisher on
  * loopback, syncs it with the real sync engine, then times each case next to its reference measured
  * in the same run: native DuckDB (@duckdb/node-api) running the same service functions — the same
- * SQL — on the same database files; quantstats' recorded figure for compare. Results go to
- * bench/results/*.json and docs/performance.md (table + SVG chart).
+ * SQL — on the same database files; quantstats' recorded figure for compare. Then the app's cases in
+ * Chromium (bench/chromium.ts): download + ingest into OPFS, tab memory while querying, grid scroll,
+ * start to first chart, bundle size. Results go to bench/results/*.json and docs/performance.md
+ * (table + SVG chart). NAME matches case names by substring (`ingest`, `refresh`, `mf`, `compare`,
+ * `chromium`, `grid`, `start`, `bundle`, …).
  *
  * Query cases are measured in CPU time per call (this process, all threads), with the wall times
  * kept beside them: on a shared, loaded machine the wall time mostly measures the scheduler.
  * `--store DIR` times the query cases on an already synced store (no generation, download or ingest
- * cases), e.g. a full-scale store kept from an earlier run.
+ * cases, no Chromium cases), e.g. a full-scale store kept from an earlier run. `--profile DIR` keeps
+ * the Chromium profile and its synced data for the next run (bench/chromium.ts).
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from '../src/cli/args.js';
 import { SERVICES, type Service } from '../src/core/sync/datasets.js';
-import { readState } from '../src/core/sync/state.js';
-import { FsStorage } from '../src/core/storage/fs.js';
 import { openStore } from '../src/core/store/node.js';
 import type { Engine } from '../src/core/engine/engine.js';
 import { startPublisher } from '../src/publisher/server.js';
@@ -31,6 +33,7 @@ import { benchCompare } from './compare.js';
 import { indicatorBenchCases, flagsBenchCases } from './cases.js';
 import { interleaved, measure, printTable, ratio, stats, warmUp, writeResults, type BenchResult, type Stats } from './lib.js';
 import { renderPerformanceDoc, svgChart } from './report.js';
+import { chromiumCases, type ChildResult, type ChromiumRun } from './chromium.js';
 
 const run = promisify(execFile);
 const args = parseArgs(process.argv.slice(2));
@@ -39,17 +42,23 @@ const only = typeof args.flags.only === 'string' ? args.flags.only.split(',') : 
 const repeats = Number(typeof args.flags.repeats === 'string' ? args.flags.repeats : 21);
 const wants = (name: string) => !only || only.some((o) => name.includes(o));
 const givenStore = typeof args.flags.store === 'string' ? path.resolve(args.flags.store) : null;
+/** A Chromium profile kept across runs (bench/chromium.ts), for working on one Chromium case. */
+const profile = typeof args.flags.profile === 'string' ? path.resolve(args.flags.profile) : undefined;
 
 const root = path.resolve('.data', `bench-${scale}`);
 const pub = path.join(root, 'pub');
+const storeDir = path.join(root, 'store');
+const parquetFile = path.join(pub, 'mf', 'mf_nav_master.parquet');
 const results: BenchResult[] = [];
+/** The Node ingest's figures, which the Chromium ingest case is set beside. */
+const ingest: ChromiumRun['ingest'] = {};
 
 async function child(...argv: string[]) {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/child.ts', ...argv], {
     maxBuffer: 1 << 26,
     env: { ...process.env, HOME: os.tmpdir() },
   });
-  return JSON.parse(stdout.trim().split('\n').pop()!) as { ms: number; maxRssMb: number; requests?: number; body_bytes?: number; statuses?: string[] };
+  return JSON.parse(stdout.trim().split('\n').pop()!) as ChildResult & { requests?: number; body_bytes?: number; statuses?: string[] };
 }
 
 async function ensureData() {
@@ -61,17 +70,6 @@ async function ensureData() {
     await generate({ scale, dir: path.join(pub, svc), generation: 1, seed: 42 });
     console.log(`  ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
-}
-
-/** Attaches the store's current database files to a native engine under the same schema names. */
-async function nativeOver(storeDir: string): Promise<NativeEngine> {
-  const native = await NativeEngine.open();
-  const state = await readState(new FsStorage(storeDir));
-  for (const svc of SERVICES) {
-    const d = state.datasets[svc];
-    if (d) await native.exec(`ATTACH '${path.join(storeDir, d.database).replaceAll("'", "''")}' AS ${svc} (READ_ONLY)`);
-  }
-  return native;
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -147,16 +145,16 @@ async function syncAndQuery() {
   mkdirSync(root, { recursive: true });
   await ensureData();
   const publisher = await startPublisher({ dataDir: pub, limits: 'spec' });
-  const storeDir = path.join(root, 'store');
   try {
-    if (wants('ingest')) {
+    if (wants('ingest (Node)')) {
       rmSync(storeDir, { recursive: true, force: true });
       const mf = await child('sync', publisher.url, storeDir, 'mf');
+      ingest.node = mf;
       const nativeDb = path.join(root, 'native-nav.duckdb');
-      const parquetFile = path.join(pub, 'mf', 'mf_nav_master.parquet');
       for (const threads of [null, '1']) {
         rmSync(nativeDb, { force: true });
         const native = await child('native-load', parquetFile, nativeDb, ...(threads ? [threads] : []));
+        ingest[threads ? 'nativeOne' : 'native'] = native;
         results.push({
           case: `MF full history download + ingest (Node)${threads ? ', vs one native thread' : ''}`,
           unit: 'ms',
@@ -193,7 +191,7 @@ async function syncAndQuery() {
 /** The query cases over one synced store, each next to native DuckDB on the same files. */
 async function queryCases(storeDir: string) {
   const store = await openStore(storeDir);
-  const native = await nativeOver(storeDir);
+  const native = await NativeEngine.over(storeDir);
   try {
     for (const c of await mfBenchCases(store.engine)) {
       const target = c.name.includes('search') ? '<= 10 ms warm' : c.name.includes('one scheme') ? '<= 2x native; warm <= 30 ms' : '<= 2x native';
@@ -218,12 +216,23 @@ async function queryCases(storeDir: string) {
 }
 
 async function main() {
+  const started = { at: new Date().toISOString(), uptime: uptime() };
   if (givenStore) {
     await queryCases(givenStore);
   } else {
     await syncAndQuery();
   }
   if (wants('compare')) results.push(...(await benchCompare(repeats)));
+  if (!givenStore) {
+    // The app's cases last: the browser's processes would otherwise share the CPU with the timed Node cases.
+    const publisher = await startPublisher({ dataDir: pub, limits: 'spec' });
+    try {
+      const appDir = path.resolve('.data', 'bench-app');
+      results.push(...(await chromiumCases({ repeats, wants, appDir, publisherUrl: publisher.url, storeDir, parquetFile, child, ingest, profile })));
+    } finally {
+      await publisher.close();
+    }
+  }
 
   printTable(results);
   const payload = {
@@ -231,6 +240,9 @@ async function main() {
     scale,
     node: process.version,
     cpus: os.cpus().length,
+    chromium: chromiumVersion(),
+    started,
+    uptime: uptime(),
     loadavg: os.loadavg(),
     ...(givenStore ? { store: givenStore } : {}),
     results,
@@ -240,6 +252,23 @@ async function main() {
     const doc = 'docs/performance.md';
     writeFileSync(doc, renderPerformanceDoc(payload, existsSync(doc) ? readFileSync(doc, 'utf8') : ''));
     writeFileSync('docs/performance.svg', svgChart(results));
+  }
+}
+
+/** The machine is shared: what `uptime` said, recorded with the figures. */
+function uptime(): string {
+  try {
+    return execFileSync('uptime', { encoding: 'utf8' }).trim();
+  } catch {
+    return `load average: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`;
+  }
+}
+
+function chromiumVersion(): string | null {
+  try {
+    return execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return null;
   }
 }
 

@@ -21,10 +21,12 @@ export interface Session {
 
 /**
  * A fresh Chromium profile per session: a persistent context, so OPFS and the service worker behave
- * as for a user (an incognito context would not persist OPFS across reloads).
+ * as for a user (an incognito context would not persist OPFS across reloads). With `profile`, that
+ * directory instead, kept on close: the next launch finds the installed app and its data, as a user
+ * reopening the browser would (the benchmark's warm start).
  */
-export async function launch(): Promise<Session> {
-  const profile = mkdtempSync(path.join(tmpdir(), 'almanac-e2e-'));
+export async function launch(opts: { profile?: string } = {}): Promise<Session> {
+  const profile = opts.profile ?? mkdtempSync(path.join(tmpdir(), 'almanac-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
@@ -54,7 +56,7 @@ export async function launch(): Promise<Session> {
     errors,
     close: async () => {
       await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      if (!opts.profile) rmSync(profile, { recursive: true, force: true });
     },
   };
 }

@@ -23,10 +23,15 @@ function browser(engine: Engine): BrowserEngine {
  * WAL; other inputs (csv, csv.gz) are read through their File objects.
  */
 export class BrowserHost implements DatabaseHost, AttachHost {
+  /** The database file each build engine created, so release() can remove its log. */
+  private readonly built = new WeakMap<Engine, string>();
+
   constructor(readonly storage: OpfsStorage) {}
 
-  createDatabase(name: string): Promise<Engine> {
-    return BrowserEngine.open({ path: opfs(name) });
+  async createDatabase(name: string): Promise<Engine> {
+    const engine = await BrowserEngine.open({ path: opfs(name) });
+    this.built.set(engine, name);
+    return engine;
   }
 
   scratch(): Promise<Engine> {
@@ -59,9 +64,37 @@ export class BrowserHost implements DatabaseHost, AttachHost {
     return tableToIPC(table, 'stream');
   }
 
-  /** Terminating the worker releases every OPFS access handle it held. */
-  release(engine: Engine): Promise<void> {
-    return engine.close();
+  /**
+   * Terminating the worker releases every OPFS access handle it held. A built database's log goes
+   * too: DuckDB deletes the log after each checkpoint, but DuckDB-WASM's browser runtime removes no
+   * file, so a log written before a checkpoint stays. When DuckDB checkpointed by itself mid-build
+   * (a large commit does: the full MF history, never the small test data), nothing marks that stale
+   * log as done, and the next ATTACH replays it: "Failure while replaying WAL file … Table with name
+   * data_quality already exists", and the dataset cannot be read. The build ends with a CHECKPOINT,
+   * so everything is in the file; a failed build is discarded anyway.
+   */
+  async release(engine: Engine): Promise<void> {
+    await engine.close();
+    const name = this.built.get(engine);
+    if (name) await removeOnceFree(this.storage, `${name}.wal`);
+  }
+}
+
+/**
+ * Removes a store file that a terminated worker held: the browser lets go of its OPFS access handles
+ * a little after `terminate()`, and until then removing fails with NoModificationAllowedError.
+ */
+async function removeOnceFree(storage: OpfsStorage, name: string, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await storage.remove(name);
+    } catch (e) {
+      if ((e as DOMException).name !== 'NoModificationAllowedError' || Date.now() > end) {
+        throw new Error(`${name} could not be removed after the build (${(e as Error).message}); the next sync retries`);
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
   }
 }
 

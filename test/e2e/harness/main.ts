@@ -7,7 +7,8 @@ import type { SyncRequest } from '../../../src/ui/lib/backend.js';
 import type { PauseAt } from '../../../src/ui/lib/sync-protocol.js';
 import type { SyncEvent } from '../../../src/core/sync/progress.js';
 import type { FormatChoice, Service } from '../../../src/core/sync/datasets.js';
-import { idbState } from '../../../src/core/store/browser.js';
+import { BrowserEngine } from '../../../src/core/engine/browser.js';
+import { browserStoreParts, idbState } from '../../../src/core/store/browser.js';
 import { setChoice } from '../../../src/core/sync/state.js';
 
 const backend = new BrowserBackend();
@@ -51,6 +52,35 @@ const harness = {
   closeStore: () => {
     services?.terminate();
     services = null;
+  },
+  /**
+   * The browser host's build recipe where DuckDB checkpoints by itself mid-build, as it does loading
+   * the full MF history: create a database, commit several times past a small checkpoint threshold,
+   * CHECKPOINT, release, remove the log as the sync does; then a fresh engine attaches the file as the
+   * store would. Returns the row counts it sees, or the error.
+   */
+  rebuiltAttach: async (name: string) => {
+    const { host, storage } = browserStoreParts();
+    const build = await host.createDatabase(name);
+    try {
+      await build.exec("SET checkpoint_threshold = '1MB'");
+      await build.exec('CREATE TABLE small AS SELECT range AS i, range::VARCHAR AS s FROM range(1000)');
+      await build.exec('CREATE TABLE big AS SELECT range AS i, range::VARCHAR AS s FROM range(300000)');
+      for (let k = 1; k <= 3; k++) await build.exec(`INSERT INTO big SELECT range AS i, range::VARCHAR AS s FROM range(${k * 300000}, ${(k + 1) * 300000})`);
+      await build.exec('CHECKPOINT');
+    } finally {
+      await host.release(build);
+    }
+    await storage.remove(`${name}.wal`).catch(() => undefined);
+    const reader = await BrowserEngine.open();
+    try {
+      await reader.exec(`ATTACH '${await host.attachPath(reader, name)}' AS rebuilt`);
+      return await reader.all<{ small: number; big: number }>('SELECT (SELECT count(*) FROM rebuilt.small) AS small, (SELECT count(*) FROM rebuilt.big) AS big');
+    } catch (e) {
+      return { error: e instanceof Error ? e.message : String(e) };
+    } finally {
+      await reader.close();
+    }
   },
   opfs: async () => {
     const out: string[] = [];
