@@ -187,11 +187,12 @@ function singleTable(src: IngestSource): string {
 }
 
 /**
- * Rows staged per transaction: a commit every this many stages keeps memory bounded. In one
- * transaction DuckDB-WASM keeps every staged batch until the commit, and the 38M-row NAV history ran
- * out of memory ("3.1 GiB/3.1 GiB used"); committing every 16 row groups (~2M rows) peaked at ~870 MB RSS.
+ * Batches per transaction: a commit every this many keeps memory bounded. In one transaction
+ * DuckDB-WASM keeps every staged batch until the commit, and the 38M-row NAV history ran out of memory
+ * ("3.1 GiB/3.1 GiB used"); committing every 16 row groups (~2M rows) peaked at ~870 MB RSS, ~650 MB
+ * once later row groups went straight into the table.
  */
-const STAGES_PER_COMMIT = 16;
+const BATCHES_PER_COMMIT = 16;
 
 /**
  * Creates `table` from `batches`. The first is staged, to read the file's columns and build the by-name
@@ -233,7 +234,7 @@ async function loadTable(
         }
         await engine.exec(`DROP TABLE ${STAGE}`);
       }
-      if (++done % STAGES_PER_COMMIT === 0) await engine.exec('COMMIT; BEGIN TRANSACTION');
+      if (++done % BATCHES_PER_COMMIT === 0) await engine.exec('COMMIT; BEGIN TRANSACTION');
       await onBatch?.({ table, file: src.file, rows, total: src.rows });
     }
     await engine.exec('COMMIT');

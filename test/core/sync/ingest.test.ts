@@ -6,15 +6,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/core/engine/engine.js';
 import { nodeHost } from '../../../src/core/store/node.js';
 import { SERVICE_DEFS } from '../../../src/core/sync/datasets.js';
-import { ingestSource } from '../../../src/core/sync/ingest.js';
+import { ingestSource, projection } from '../../../src/core/sync/ingest.js';
+import { contractOf } from '../../../src/core/sync/datasets.js';
 import { tempDir } from './fixture.js';
 
-/** NAV rows in many small row groups, so a load crosses several of the ingest's commits. */
-function navParquet(rows: number, perGroup: number, badRow?: number): Buffer {
+/**
+ * NAV rows in many small row groups, so a load crosses several of the ingest's commits. `reorder`: the
+ * columns in another order than the contract's, with a column the contract does not know.
+ */
+function navParquet(rows: number, perGroup: number, badRow?: number, reorder = false): Buffer {
   const code = Array.from({ length: rows }, (_, i) => (i === badRow ? 'not-a-code' : String(100000 + (i % 97))));
   const date = Array.from({ length: rows }, (_, i) => new Date(Date.UTC(2020, 0, 1 + Math.floor(i / 97))).toISOString().slice(0, 10));
   const nav = Array.from({ length: rows }, (_, i) => (10 + (i % 1000) / 10000).toFixed(4));
-  const t = tableFromArrays({ scheme_code: code, date, nav, scheme_name: code.map((c) => `Fund ${c}`), isin: code.map(() => null) });
+  const scheme_name = code.map((c) => `Fund ${c}`);
+  const isin = code.map(() => null);
+  const t = reorder
+    ? tableFromArrays({ plan: code.map((_, i) => (i % 2 ? 'Direct' : 'Regular')), nav, date, isin, scheme_name, scheme_code: code })
+    : tableFromArrays({ scheme_code: code, date, nav, scheme_name, isin });
   const props = new parquet.WriterPropertiesBuilder().setMaxRowGroupSize(perGroup).build();
   return Buffer.from(parquet.writeParquet(parquet.Table.fromIPCStream(tableToIPC(t, 'stream')), props));
 }
@@ -72,5 +80,31 @@ describe('parquet ingest across commits', { timeout: 300_000 }, () => {
   it('a row count other than the manifest announces is refused and leaves no table', async () => {
     await expect(ingestSource(ctx(), source('good.parquet', 3999))).rejects.toThrow('good.parquet: 4000 rows loaded, the manifest announces 3999');
     expect(await engine.all("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()")).toEqual([]);
+  });
+
+  it('a file with its columns in another order is moved across by name in every row group, not by position', async () => {
+    fs.writeFileSync(path.join(dir, 'moved.parquet'), navParquet(4000, 100, undefined, true));
+    const [load] = await ingestSource(ctx(), source('moved.parquet', 4000));
+    expect(load.columns.map((c) => `${c.name} ${c.type}`)).toEqual([
+      'scheme_code INTEGER', 'date DATE', 'nav DECIMAL(18,4)', 'scheme_name VARCHAR', 'isin VARCHAR', 'plan VARCHAR',
+    ]);
+    const moved = 'SELECT scheme_code, date, nav, scheme_name, isin FROM nav ORDER BY ALL';
+    const rows = await engine.all(moved);
+    fs.writeFileSync(path.join(dir, 'same.parquet'), navParquet(4000, 100));
+    await ingestSource(ctx(), source('same.parquet', 4000));
+    expect(rows).toHaveLength(4000);
+    expect(await engine.all(moved)).toEqual(rows);
+  });
+
+  it('inserts later batches straight into the table only when the projection is the file order with plain casts', () => {
+    const nav = { contract: contractOf(SERVICE_DEFS.mf, 'nav'), renames: SERVICE_DEFS.mf.renames.nav ?? {} };
+    const col = (name: string, type: string) => ({ name, type });
+    const spec = [col('scheme_code', 'INTEGER'), col('date', 'VARCHAR'), col('nav', 'DECIMAL(18,4)'), col('scheme_name', 'VARCHAR'), col('isin', 'VARCHAR')];
+    expect(projection(spec, nav, 'f').positional).toBe(true);
+    expect(projection([...spec, col('plan', 'VARCHAR')], nav, 'f').positional).toBe(true);
+    expect(projection([spec[1], spec[0], ...spec.slice(2)], nav, 'f').positional).toBe(false);
+    expect(projection(spec.slice(0, 4), nav, 'f').positional).toBe(false);
+    // DOUBLE into DECIMAL is checked value by value in the SELECT, which a positional insert would skip
+    expect(projection([spec[0], spec[1], col('nav', 'DOUBLE'), spec[3], spec[4]], nav, 'f').positional).toBe(false);
   });
 });
