@@ -2,7 +2,8 @@
  * One measured job in its own process, so its peak RSS is its own: `sync` (Almanac: download + ingest
  * through the real sync engine), `native-load` (native DuckDB loading the same parquet) or
  * `native-queries` (native DuckDB asking what the Chromium memory case asks, over a Node store).
- * Prints one JSON line: { ms, maxRssMb, ... }.
+ * Prints one JSON line: { ms, cpuMs, maxRssMb, ... } (cpuMs: the process's user + system CPU time, which
+ * the shared machine's load does not inflate as it does the wall time).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { sync } from '../src/core/sync/sync.js';
@@ -58,4 +59,5 @@ if (job === 'sync') {
   throw new Error(`unknown job ${job}`);
 }
 const ms = performance.now() - t0;
-console.log(JSON.stringify({ ms, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024), ...extra }));
+const usage = process.resourceUsage();
+console.log(JSON.stringify({ ms, cpuMs: Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000), maxRssMb: Math.round(usage.maxRSS / 1024), ...extra }));

@@ -27,6 +27,8 @@ import { ratio, stats, type BenchResult, type Stats } from './lib.js';
 export interface ChildResult {
   ms: number;
   maxRssMb: number;
+  /** User + system CPU time of the child process. */
+  cpuMs: number;
   steps?: { label: string; ms: number }[];
 }
 
@@ -187,7 +189,11 @@ async function syncPhase(run: ChromiumRun, app: AppServer, profile: string): Pro
     await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
     await x.mem.mark('app installed');
     const loadStart = load();
+    const cdp = await x.s.browser.newBrowserCDPSession();
+    const cpu0 = await cpuTimes(cdp);
     const events = await syncIn(page, ['mf']);
+    const cpu = cpuSpent(cpu0, await cpuTimes(cdp));
+    await cdp.detach();
     const syncFrom = x.mem.timeline.at(-1)?.s ?? 0;
     const span = await x.mem.mark('mf sync');
     // Bounded means a plateau: the tab's RSS at each quarter of the sync, not a line rising with the rows.
@@ -213,7 +219,8 @@ async function syncPhase(run: ChromiumRun, app: AppServer, profile: string): Pro
     const cpus = os.cpus().length;
     const breakdown =
       `all mf files downloaded at ${sec(lastDownload)} (the NAV parquet at ${sec(downloaded)}), NAV table loaded at ${sec(navLoaded.at - b.sent!)}, ` +
-      `switched at ${sec(switched)}; ${manifestRows.toLocaleString('en-US')} NAV rows; load ${loadStart} → ${load()}`;
+      `switched at ${sec(switched)}; ${manifestRows.toLocaleString('en-US')} NAV rows; CPU time of all Chromium processes over the sync ${sec(cpu)}` +
+      `${node?.cpuMs ? ` (Node: ${sec(node.cpuMs)})` : ''}; load ${loadStart} → ${load()}`;
     const rows: BenchResult[] = [];
     for (const [ref, name] of [
       [native!, `native DuckDB loading the same parquet with the same casts (${cpus} threads)`],
