@@ -10,7 +10,7 @@
  * Equal input gives equal bytes: the block size is fixed, the gzip header is the one node:zlib writes
  * on Unix (mtime 0, OS 3), zip entries carry a fixed DOS time (1980-01-01 00:00) and a data
  * descriptor. Zip64 only where a field would overflow 32 bits (an entry that may reach 4 GiB, an
- * offset past 4 GiB), so the files of ordinary size stay readable by zip readers without zip64 (fflate).
+ * offset past 4 GiB), so the files of ordinary size stay readable by zip readers without zip64.
  */
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';

@@ -113,7 +113,7 @@ describe('wrapFile: one deflate, gzip and zip', () => {
     expect(crc >>> 0).toBe(expected >>> 0);
     expect(archive.files[0].crc32 >>> 0).toBe(expected >>> 0);
     expect((await archive.files[1].buffer()).toString()).toBe(README);
-    // Files of ordinary size stay plain zip (fflate, which the sync uses, reads no zip64).
+    // Files of ordinary size stay plain zip, for readers that know no zip64.
     expect(read('big.zip').includes(Buffer.from([0x50, 0x4b, 0x06, 0x06]))).toBe(false);
   }, 120_000);
 });
