@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import type { BenchResult } from './lib.js';
 
 /** What the app is built from (as scripts/setup.mjs decides whether dist/ is stale). */
-const SOURCES = ['src/ui', 'src/core', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];
+const SOURCES = ['src/ui', 'src/core', 'public', 'index.html', 'vite.config.ts', 'vite.duckdb-worker.ts', 'package-lock.json'];
 
 function newest(p: string): number {
   if (!existsSync(p)) return 0;
@@ -34,7 +34,7 @@ interface Part {
 
 /** How the precached files divide: the engine ships as it comes; the app's own code is what we control. */
 const PARTS: Part[] = [
-  { label: 'DuckDB-WASM (eh wasm + its worker)', test: (f) => /duckdb-.*\.(wasm|js)$/.test(f) },
+  { label: 'DuckDB-WASM (eh wasm + its worker)', test: (f) => /duckdb[-.].*\.(wasm|js)$/.test(f) },
   { label: 'parquet-wasm', test: (f) => /parquet.*\.wasm$/.test(f) },
   { label: 'app JS (page + sync worker)', test: (f) => f.endsWith('.js') && f.startsWith('assets/') },
   { label: 'CSS', test: (f) => f.endsWith('.css') },
