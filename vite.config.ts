@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
+import { duckdbWorker } from './vite.duckdb-worker.js';
 
 /**
  * The app is static: everything it needs (shell, DuckDB-WASM eh bundle, parquet-wasm) is precached
@@ -47,7 +48,7 @@ export default defineConfig({
       },
     }),
   ],
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [duckdbWorker()] },
   optimizeDeps: { exclude: ['@duckdb/duckdb-wasm', 'parquet-wasm'] },
   build: { target: 'es2022', outDir: 'dist', chunkSizeWarningLimit: 4096 },
 });

@@ -9,8 +9,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const LONGEST = [
   'test/reliability/kill.test.ts',
-  'test/e2e/app.test.ts',
   'test/reliability/malicious.test.ts',
+  'test/e2e/worker.test.ts',
+  'test/e2e/app.test.ts',
+  'test/e2e/sync.test.ts',
   'test/reliability/network.test.ts',
   'test/core/sync/drift.test.ts',
   'test/core/store/hazards.test.ts',

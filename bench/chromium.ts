@@ -52,8 +52,15 @@ export interface ChromiumRun {
   profile?: string;
 }
 
-/** The fixed port a kept profile's app is served on (its OPFS belongs to that origin). */
-const KEPT_PROFILE_PORT = 41739;
+/**
+ * The port a kept profile's app is served on: fixed per profile directory (its OPFS belongs to that
+ * origin), so runs on different profiles, e.g. two worktrees benchmarking at once, do not collide.
+ */
+export function keptProfilePort(profile: string): number {
+  let h = 0;
+  for (const c of path.resolve(profile)) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return 41000 + (h % 8000);
+}
 
 /** The questions the memory case asks; the native reference child asks the same (child.ts). */
 export interface QueryPlan {
@@ -498,7 +505,7 @@ export async function chromiumCases(run: ChromiumRun): Promise<BenchResult[]> {
     run.ingest.nativeOne = await run.child('native-load', run.parquetFile, path.join(os.tmpdir(), `almanac-bench-native1-${process.pid}.duckdb`), '1');
     for (const f of ['native', 'native1']) rmSync(path.join(os.tmpdir(), `almanac-bench-${f}-${process.pid}.duckdb`), { force: true });
   }
-  const app = await serveApp({ dist, publisher: run.publisherUrl, config: SOURCES, port: run.profile ? KEPT_PROFILE_PORT : undefined });
+  const app = await serveApp({ dist, publisher: run.publisherUrl, config: SOURCES, port: run.profile ? keptProfilePort(run.profile) : undefined });
   const profile = run.profile ?? mkdtempSync(path.join(os.tmpdir(), 'almanac-bench-profile-'));
   try {
     console.log('Chromium: sync into OPFS …');

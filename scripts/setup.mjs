@@ -66,6 +66,7 @@ if (build) {
     newest(path.join(root, 'public')),
     mtime(path.join(root, 'index.html')),
     mtime(path.join(root, 'vite.config.ts')),
+    mtime(path.join(root, 'vite.duckdb-worker.ts')),
     mtime(path.join(root, 'package-lock.json')),
   );
   if (built < sources) run('npx', ['vite', 'build', '--logLevel', 'warn']);

@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROXY, serveApp, type AppServer } from '../../src/cli/app-server.js';
-import { startPublisher, type Publisher } from '../../src/publisher/server.js';
 import { SERVICES } from '../../src/core/sync/datasets.js';
 import { publishTiny } from '../helpers/tiny-data.js';
-import { hasChromium, launch, screenshot, type Session } from './browser.js';
+import { hasChromium, screenshot } from './browser.js';
+import { startStack, syncButton, type AppStack } from './stack.js';
 
 /**
  * The built app against the stand-in publisher serving tiny data, in real Chromium: first sync into
@@ -15,43 +14,37 @@ import { hasChromium, launch, screenshot, type Session } from './browser.js';
  */
 describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chromium, OPFS)', () => {
   let dataDir: string;
-  let publisher: Publisher;
-  let app: AppServer;
-  let s: Session;
+  let stack: AppStack;
 
   beforeAll(async () => {
     // Generation 1 of tiny data, copied from the tests' cache (test/helpers/tiny-data.ts).
     dataDir = mkdtempSync(path.join(tmpdir(), 'almanac-e2e-data-'));
     await publishTiny(dataDir, SERVICES);
-    publisher = await startPublisher({ dataDir, limits: 'off' });
-    app = await serveApp({ dist: path.resolve('dist'), publisher: publisher.url, config: { sources: { indicators: PROXY, mf: PROXY, flags: PROXY } } });
-    s = await launch();
+    stack = await startStack(dataDir);
   }, 300_000);
 
   afterAll(async () => {
-    await s?.close();
-    await app?.close();
-    await publisher?.close();
+    await stack?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('first run: Sync shows per-file progress and makes every source current', async () => {
-    const { page } = s;
-    await page.goto(`${app.url}#/data`);
+    const { page } = stack.s;
+    await page.goto(`${stack.app.url}#/data`);
     await page.getByText('DuckDB ready').waitFor({ timeout: 60_000 });
     await page.getByTestId('state-mf').filter({ hasText: 'not synced' }).waitFor();
     await screenshot(page, 'data-first-run');
     // Before any sync, a view says what to do next rather than showing DuckDB's catalog error.
-    await page.goto(`${app.url}#/indicators`);
+    await page.goto(`${stack.app.url}#/indicators`);
     const empty = page.getByRole('alert').filter({ hasText: 'Nothing to show yet' });
     await empty.waitFor({ timeout: 30_000 });
     expect(await empty.textContent()).toContain('Open Data and press Sync');
     expect(await empty.textContent()).not.toContain('Catalog Error');
-    await page.goto(`${app.url}#/data`);
-    await page.getByRole('button', { name: 'Sync', exact: true }).click();
+    await page.goto(`${stack.app.url}#/data`);
+    await syncButton(page).click();
     await page.getByRole('progressbar').first().waitFor({ timeout: 30_000 });
     await screenshot(page, 'data-syncing');
-    await page.getByRole('button', { name: 'Sync', exact: true }).waitFor({ timeout: 180_000 });
+    await syncButton(page).waitFor({ timeout: 180_000 });
     await screenshot(page, 'data-synced');
     const alerts = (await page.getByRole('alert').allTextContents()).join('\n');
     expect(alerts).toBe('');
@@ -61,8 +54,8 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
   }, 240_000);
 
   it('indicators: pick two, notes shown above the chart, chart and table', async () => {
-    const { page } = s;
-    await page.goto(`${app.url}#/indicators/us_macro`);
+    const { page } = stack.s;
+    await page.goto(`${stack.app.url}#/indicators/us_macro`);
     const boxes = page.getByRole('checkbox', { name: /^Pick / });
     await boxes.first().waitFor({ timeout: 30_000 });
     await boxes.nth(0).check();
@@ -82,8 +75,8 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
   }, 90_000);
 
   it('SQL: every example query runs against the synced data', async () => {
-    const { page } = s;
-    await page.goto(`${app.url}#/sql`);
+    const { page } = stack.s;
+    await page.goto(`${stack.app.url}#/sql`);
     const examples = page.locator('.examples button');
     await examples.first().waitFor();
     const n = await examples.count();
@@ -98,8 +91,8 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
   }, 120_000);
 
   it('fund search → scheme page with its NAV chart', async () => {
-    const { page } = s;
-    await page.goto(`${app.url}#/funds`);
+    const { page } = stack.s;
+    await page.goto(`${stack.app.url}#/funds`);
     await page.getByLabel('Search schemes').fill('HDFC');
     await page.getByRole('button', { name: 'Search' }).click();
     // The page first shows the default browse; wait for the search's own answer.
@@ -120,8 +113,8 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
   }, 90_000);
 
   it('red flags: ranked scorecard → company page with its tables', async () => {
-    const { page } = s;
-    await page.goto(`${app.url}#/flags`);
+    const { page } = stack.s;
+    await page.goto(`${stack.app.url}#/flags`);
     const top = page.locator('table.data tbody a').first();
     await top.waitFor({ timeout: 30_000 });
     const symbol = (await top.textContent())!.trim();
@@ -134,14 +127,14 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
   }, 90_000);
 
   it('answers offline after a reload (service worker + OPFS)', async () => {
-    const { page, context } = s;
+    const { page, context } = stack.s;
     // Installed means every precached file (shell, DuckDB and parquet wasm) is in the cache.
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
     await context.setOffline(true);
     try {
-      await page.goto(`${app.url}#/funds`);
+      await page.goto(`${stack.app.url}#/funds`);
       await page.getByText('DuckDB ready').waitFor({ timeout: 60_000 });
       await page.getByLabel('Search schemes').fill('HDFC');
       await page.getByRole('button', { name: 'Search' }).click();
@@ -153,12 +146,12 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
   }, 120_000);
 
   it('a new generation of one source downloads only the files that changed', async () => {
-    const { page } = s;
+    const { page } = stack.s;
     await publishTiny(dataDir, ['flags'], { generation: 2 });
-    await page.goto(`${app.url}#/data`);
+    await page.goto(`${stack.app.url}#/data`);
     await page.getByTestId('state-flags').filter({ hasText: 'update available' }).waitFor({ timeout: 30_000 });
-    await page.getByRole('button', { name: 'Sync', exact: true }).click();
-    await page.getByRole('button', { name: 'Sync', exact: true }).waitFor({ timeout: 120_000 });
+    await syncButton(page).click();
+    await syncButton(page).waitFor({ timeout: 120_000 });
     const rows = page.locator('section[aria-label="Sync progress"] li');
     const texts = await rows.allTextContents();
     const flags = texts.filter((t) => t.includes('flags /'));

@@ -2,8 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROXY, serveApp, type AppServer } from '../../src/cli/app-server.js';
-import { startPublisher, type Publisher } from '../../src/publisher/server.js';
 import { sync } from '../../src/core/sync/sync.js';
 import { nodeHost, openStore } from '../../src/core/store/node.js';
 import type { Store } from '../../src/core/store/store.js';
@@ -12,7 +10,8 @@ import { openPriceSource } from '../../src/core/services/compare/prices.js';
 import { CREATE_USER_PRICES, parsePricesCsv, storePrices } from '../../src/core/services/compare/import.js';
 import { METRIC_NAMES, parseCompareParams, type MetricName } from '../../src/core/contract/compare.js';
 import { formatMetric } from '../../src/ui/lib/metric-format.js';
-import { hasChromium, launch, screenshot, type Session } from './browser.js';
+import { hasChromium, screenshot } from './browser.js';
+import { firstSync, startStack, type AppStack } from './stack.js';
 import { SERVICES } from '../../src/core/sync/datasets.js';
 import { publishTiny } from '../helpers/tiny-data.js';
 import { NO_LIMITS } from '../core/sync/fixture.js';
@@ -40,9 +39,7 @@ function portfolioCsv(symbol: string, from: string, to: string): string {
 describe.skipIf(!hasChromium)('compare e2e (built app, Chromium, DuckDB-WASM worker)', () => {
   let dataDir: string;
   let work: string;
-  let publisher: Publisher;
-  let app: AppServer;
-  let s: Session;
+  let stack: AppStack;
   let store: Store;
   let csvFile: string;
   let window: { start: string; end: string };
@@ -51,10 +48,10 @@ describe.skipIf(!hasChromium)('compare e2e (built app, Chromium, DuckDB-WASM wor
     dataDir = mkdtempSync(path.join(tmpdir(), 'almanac-e2e-data-'));
     await publishTiny(dataDir, SERVICES);
     work = mkdtempSync(path.join(tmpdir(), 'almanac-e2e-compare-'));
-    publisher = await startPublisher({ dataDir, limits: 'off' });
+    stack = await startStack(dataDir);
     // The Node side: the same data, synced by the same engine into a directory store.
     const host = nodeHost(path.join(work, 'store'));
-    const summary = await sync({ storage: host.storage, host, source: publisher.url, only: ['mf', 'indicators'], rules: NO_LIMITS });
+    const summary = await sync({ storage: host.storage, host, source: stack.publisher.url, only: ['mf', 'indicators'], rules: NO_LIMITS });
     expect(summary.errors).toEqual([]);
     store = await openStore(path.join(work, 'store'));
     const [last] = await store.engine.all<{ end: string }>("SELECT strftime(max(date), '%Y-%m-%d') AS end FROM indicators.stock_prices WHERE symbol = '^GSPC'");
@@ -64,28 +61,19 @@ describe.skipIf(!hasChromium)('compare e2e (built app, Chromium, DuckDB-WASM wor
     await store.engine.exec(`ATTACH IF NOT EXISTS ':memory:' AS "user"`);
     await store.engine.exec(CREATE_USER_PRICES);
     await storePrices(store.engine, parsePricesCsv(portfolioCsv('MYPORT', window.start, window.end)));
-
-    app = await serveApp({ dist: path.resolve('dist'), publisher: publisher.url, config: { sources: { indicators: PROXY, mf: PROXY, flags: PROXY } } });
-    s = await launch();
   }, 300_000);
 
   afterAll(async () => {
-    await s?.close();
-    await app?.close();
+    await stack?.close();
     await store?.close();
-    await publisher?.close();
     for (const d of [dataDir, work]) if (d) rmSync(d, { recursive: true, force: true });
   });
 
   it('syncs, imports a CSV, compares market, fund and imported symbols; the table is the core’s result', async () => {
-    const { page } = s;
-    await page.goto(`${app.url}#/data`);
-    await page.getByText('DuckDB ready').waitFor({ timeout: 60_000 });
-    await page.getByRole('button', { name: 'Sync', exact: true }).click();
-    await page.getByRole('progressbar').first().waitFor({ timeout: 30_000 });
-    await page.getByRole('button', { name: 'Sync', exact: true }).waitFor({ timeout: 240_000 });
+    const { page } = stack.s;
+    await firstSync(page, stack.app.url);
 
-    await page.goto(`${app.url}#/compare`);
+    await page.goto(`${stack.app.url}#/compare`);
     await page.getByText(/Available: \d+ market symbols/).waitFor({ timeout: 30_000 });
     await screenshot(page, 'compare-empty');
     await page.getByText('Import your own prices').click();
@@ -139,7 +127,7 @@ describe.skipIf(!hasChromium)('compare e2e (built app, Chromium, DuckDB-WASM wor
     const headers = await page.locator('table.metrics thead th').allTextContents();
     expect(headers.some((h) => h.includes(`${want.symbols[0].trading_days.toLocaleString('en-US')} days`))).toBe(true);
     expect(await page.locator('.charts canvas').count()).toBeGreaterThanOrEqual(2);
-    expect(s.errors).toEqual([]);
+    expect(stack.s.errors).toEqual([]);
     await screenshot(page, 'compare');
     await page.getByRole('button', { name: /Switch to dark theme/ }).click();
     await screenshot(page, 'compare-dark');

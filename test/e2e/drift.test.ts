@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { PROXY, serveApp, type AppServer } from '../../src/cli/app-server.js';
-import { startPublisher, type Publisher } from '../../src/publisher/server.js';
 import { generate as generateMf } from '../../src/gen/mf.js';
 import { generate } from '../core/sync/fixture.js';
 import { amfiDailyFile } from '../helpers/amfi-file.js';
-import { hasChromium, launch, screenshot, type Session } from './browser.js';
+import { hasChromium, screenshot } from './browser.js';
+import { firstSync, startStack, syncButton, type AppStack } from './stack.js';
 
 /**
  * The built app in Chromium against the stand-in publisher: AMFI files imported from the Data view
@@ -21,33 +20,23 @@ const flat = (t: string | null) => (t ?? '').replace(/\s+/g, ' ').trim();
 describe.skipIf(!hasChromium)('e2e: AMFI import and a schema-drift notice in the Data view', () => {
   let dataDir: string;
   let filesDir: string;
-  let publisher: Publisher;
-  let app: AppServer;
-  let s: Session;
+  let stack: AppStack;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'almanac-e2e-drift-'));
     filesDir = mkdtempSync(path.join(tmpdir(), 'almanac-e2e-amfi-'));
     await generate(dataDir, ['indicators', 'mf', 'flags']);
-    publisher = await startPublisher({ dataDir, limits: 'off' });
-    app = await serveApp({ dist: path.resolve('dist'), publisher: publisher.url, config: { sources: { indicators: PROXY, mf: PROXY, flags: PROXY } } });
-    s = await launch();
+    stack = await startStack(dataDir);
   }, 300_000);
 
   afterAll(async () => {
-    await s?.close();
-    await app?.close();
-    await publisher?.close();
+    await stack?.close();
     for (const d of [dataDir, filesDir]) if (d) rmSync(d, { recursive: true, force: true });
   });
 
   it('first sync, then two AMFI daily files imported from the Data view appear on the scheme page as imported NAVs', async () => {
-    const { page } = s;
-    await page.goto(`${app.url}#/data`);
-    await page.getByText('DuckDB ready').waitFor({ timeout: 60_000 });
-    await page.getByRole('button', { name: 'Sync', exact: true }).click();
-    await page.getByRole('progressbar').first().waitFor({ timeout: 30_000 });
-    await page.getByRole('button', { name: 'Sync', exact: true }).waitFor({ timeout: 180_000 });
+    const { page } = stack.s;
+    await firstSync(page, stack.app.url);
     expect(await page.getByTestId('state-mf').textContent()).toBe('current');
     expect(await page.getByTestId('drift-mf').count()).toBe(0);
 
@@ -70,7 +59,7 @@ describe.skipIf(!hasChromium)('e2e: AMFI import and a schema-drift notice in the
     await expect.poll(() => page.getByTestId('amfi-result').count(), { timeout: 60_000 }).toBe(2);
     expect(flat(await page.getByTestId('amfi-result').first().textContent())).toBe('NAVAll-2026-11-16.txt: 1 NAV rows, 1 schemes, 2026-11-16 (daily layout).');
 
-    await page.goto(`${app.url}#/funds/${row.scheme_code}`);
+    await page.goto(`${stack.app.url}#/funds/${row.scheme_code}`);
     await page.getByRole('heading', { name: 'NAV history' }).waitFor({ timeout: 30_000 });
     await page.getByTestId('imported-navs').waitFor({ timeout: 30_000 });
     expect(flat(await page.getByTestId('imported-navs').textContent())).toMatch(/2 NAVs after the publisher's last one \(2026-11-13\)/);
@@ -84,13 +73,13 @@ describe.skipIf(!hasChromium)('e2e: AMFI import and a schema-drift notice in the
   }, 300_000);
 
   it('the publisher drops scheme_name from the full history: after a sync the Data view shows the refused change and the versions', async () => {
-    const { page } = s;
+    const { page } = stack.s;
     await generateMf({ scale: 'tiny', dir: path.join(dataDir, 'mf'), generation: 2, seed: 42, drift: 'drop' });
-    await page.goto(`${app.url}#/data`);
+    await page.goto(`${stack.app.url}#/data`);
     await page.getByText('DuckDB ready').waitFor({ timeout: 60_000 });
     await page.getByTestId('state-mf').filter({ hasText: 'update available' }).waitFor({ timeout: 30_000 });
-    await page.getByRole('button', { name: 'Sync', exact: true }).click();
-    await page.getByRole('button', { name: 'Sync', exact: true }).waitFor({ timeout: 180_000 });
+    await syncButton(page).click();
+    await syncButton(page).waitFor({ timeout: 180_000 });
     const notice = page.getByTestId('drift-mf');
     await notice.first().waitFor({ timeout: 30_000 });
     expect(await notice.count()).toBe(1);
@@ -109,7 +98,7 @@ describe.skipIf(!hasChromium)('e2e: AMFI import and a schema-drift notice in the
     await screenshot(page, 'data-drift-refused');
 
     // The refused file's table still answers from generation 1.
-    await page.goto(`${app.url}#/funds`);
+    await page.goto(`${stack.app.url}#/funds`);
     await page.getByLabel('Search schemes').fill('HDFC');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.locator('table.data tbody a').first().click();

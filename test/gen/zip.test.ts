@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { crc32, gunzipSync, gzipSync } from 'node:zlib';
 import { Gunzip, Unzip, UnzipInflate, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import unzipper from 'unzipper';
 import { wrapFile } from '../../src/gen/zip.js';
 
 const README = '# data\n\nSample README.\n';
@@ -85,4 +86,34 @@ describe('wrapFile: one deflate, gzip and zip', () => {
     expect(gunzipSync(read('empty.gz')).length).toBe(0);
     expect(unzipSync(read('empty.zip'))['empty.csv'].length).toBe(0);
   });
+
+  it('a file past 4 GiB gets a zip64 entry that a zip64 reader unpacks whole, and the README after it', async () => {
+    // Sparse zeros, deflated at level 1: a few seconds, a few MB on disk (the full MF history's text
+    // formats are ~4 GB each and grow with every generation).
+    const size = 2 ** 32 + (3 << 20);
+    writeFileSync(path.join(dir, 'huge.bin'), '');
+    truncateSync(path.join(dir, 'huge.bin'), size);
+    await wrapFile(path.join(dir, 'huge.bin'), { zip: { dest: path.join(dir, 'huge.zip'), name: 'huge.bin', extra: [{ name: 'README.md', bytes: Buffer.from(README) }] } }, 1);
+    rmSync(path.join(dir, 'huge.bin'));
+
+    // unzipper reads the central directory (zip64 sizes in its extra field) and each local entry.
+    const archive = await unzipper.Open.file(path.join(dir, 'huge.zip'));
+    expect(archive.files.map((f) => [f.path, f.uncompressedSize])).toEqual([['huge.bin', size], ['README.md', README.length]]);
+    let n = 0;
+    let crc = 0;
+    for await (const chunk of archive.files[0].stream()) {
+      n += chunk.length;
+      crc = crc32(chunk, crc);
+    }
+    expect(n).toBe(size);
+    // What came out is `size` zeros: the CRC of that many zeros, computed here on its own.
+    const zeros = Buffer.alloc(1 << 24);
+    let expected = 0;
+    for (let left = size; left > 0; left -= zeros.length) expected = crc32(zeros.subarray(0, Math.min(left, zeros.length)), expected);
+    expect(crc >>> 0).toBe(expected >>> 0);
+    expect(archive.files[0].crc32 >>> 0).toBe(expected >>> 0);
+    expect((await archive.files[1].buffer()).toString()).toBe(README);
+    // Files of ordinary size stay plain zip, for readers that know no zip64.
+    expect(read('big.zip').includes(Buffer.from([0x50, 0x4b, 0x06, 0x06]))).toBe(false);
+  }, 120_000);
 });

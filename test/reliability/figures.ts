@@ -1,11 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { renderReport } from './report.js';
+import { FIGURES_DIR, renderReport } from './report.js';
 
 /** ALMANAC_LONG=1: more kill points, more fuzz requests (minutes, not part of the default run). */
 export const LONG = process.env.ALMANAC_LONG === '1';
-
-export const RESULTS_DIR = path.resolve('test-results/reliability');
 
 /** One campaign's counts as the test measured them; docs/reliability.md is rendered from these files. */
 export interface Figures {
@@ -20,8 +18,8 @@ export interface Figures {
 }
 
 export function writeFigures(f: Figures): void {
-  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  fs.mkdirSync(FIGURES_DIR, { recursive: true });
   const out = { ...f, mode: LONG ? 'long' : 'default', finished_at: new Date().toISOString() };
-  fs.writeFileSync(path.join(RESULTS_DIR, `${f.campaign}.json`), `${JSON.stringify(out, null, 1)}\n`);
+  fs.writeFileSync(path.join(FIGURES_DIR, `${f.campaign}.json`), `${JSON.stringify(out, null, 1)}\n`);
   renderReport();
 }

@@ -1,11 +1,15 @@
 /**
- * Renders docs/reliability.md from the JSON figures the campaigns in test/reliability write under
- * test-results/reliability/. Each campaign re-renders it when it finishes; `npx tsx
+ * Renders docs/reliability.md from the JSON figures the campaigns write to docs/reliability/, one file
+ * per campaign, kept in the repository: a run of one campaign replaces its own figures and the report
+ * still shows every other campaign's last run. Each campaign re-renders it when it finishes; `npx tsx
  * test/reliability/report.ts` does the same by hand.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/** Each campaign's last figures (see figures.ts). */
+export const FIGURES_DIR = path.resolve('docs/reliability');
 
 const ORDER = ['kill', 'kill-chromium', 'network', 'malicious', 'fuzz', 'origin'];
 
@@ -19,7 +23,7 @@ interface Stored {
   finished_at: string;
 }
 
-export function renderReport(resultsDir = path.resolve('test-results/reliability'), out = path.resolve('docs/reliability.md')): string {
+export function renderReport(resultsDir = FIGURES_DIR, out = path.resolve('docs/reliability.md')): string {
   const all: Stored[] = fs.existsSync(resultsDir)
     ? fs.readdirSync(resultsDir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(resultsDir, f), 'utf8')))
     : [];

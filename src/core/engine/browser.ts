@@ -1,7 +1,6 @@
 import * as duckdb from '@duckdb/duckdb-wasm';
 import { Table, type AsyncRecordBatchStreamReader } from 'apache-arrow';
 import ehWasm from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
-import ehWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
 import { OFFLINE_SETTINGS, type Engine, type Param } from './engine.js';
 import { tableToColumns, tableToRows } from './rows.js';
 
@@ -26,7 +25,7 @@ export class BrowserEngine implements Engine {
    * sync engine builds a new generation in a worker of its own.
    */
   static async open(opts: BrowserEngineOptions = {}): Promise<BrowserEngine> {
-    const worker = new Worker(ehWorker);
+    const worker = new Worker(new URL('./duckdb.worker.ts', import.meta.url), { type: 'module' });
     const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), worker);
     await db.instantiate(ehWasm);
     await db.open({
