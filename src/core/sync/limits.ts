@@ -23,7 +23,17 @@ export class RateLimiter {
   constructor(
     private readonly rules: readonly RateRule[],
     private readonly now: () => number = Date.now,
-  ) {}
+    /** Request times per rule (in `rules` order) that an earlier limiter recorded (see `times`). */
+    seed?: readonly (readonly number[])[],
+  ) {
+    rules.forEach((rule, i) => this.log.set(rule, [...(seed?.[i] ?? [])]));
+  }
+
+  /** The request times still inside each rule's window, in `rules` order: what a successor is seeded with. */
+  times(): number[][] {
+    const t = this.now();
+    return this.rules.map((rule) => [...this.prune(rule, t)]);
+  }
 
   /** Milliseconds until a request of `kind` may go out (0: now). */
   delay(kind: 'whole' | 'range'): number {

@@ -60,12 +60,32 @@ interface Run extends SyncOptions {
 
 /** Limiters outlive one sync call in a long-running process, so back-to-back syncs share the budget. */
 const limiters = new Map<string, RateLimiter>();
+/** Request times handed over from an ended process (seedRateLog), taken up when that limiter is first needed. */
+const seeds = new Map<string, number[][]>();
 
 function limiterFor(base: string, service: Service, rules: readonly RateRule[]): RateLimiter {
   const key = `${service} ${base} ${JSON.stringify(rules)}`;
   let l = limiters.get(key);
-  if (!l) limiters.set(key, (l = new RateLimiter(rules)));
+  if (!l) limiters.set(key, (l = new RateLimiter(rules, Date.now, seeds.get(key))));
+  seeds.delete(key);
   return l;
+}
+
+/** Every limiter's request times still inside their windows, by limiter: the budget this process has spent. */
+export type RateLog = Record<string, number[][]>;
+
+export function rateLog(): RateLog {
+  const log: RateLog = { ...Object.fromEntries(seeds) };
+  for (const [key, l] of limiters) log[key] = l.times();
+  return log;
+}
+
+/**
+ * Carries the budget spent by a process that has ended into this one: the browser ends its sync
+ * worker when idle (a WebAssembly memory never shrinks), and the next sync must not start afresh.
+ */
+export function seedRateLog(log: RateLog): void {
+  for (const [key, times] of Object.entries(log)) if (!limiters.has(key)) seeds.set(key, times);
 }
 
 /**

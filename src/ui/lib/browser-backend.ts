@@ -7,6 +7,7 @@ import { parsePricesCsv, storePrices } from '../../core/services/compare/import.
 import { importAmfiText } from '../../core/amfi/import.js';
 import { manifestPath } from '../../core/contract/files.js';
 import type { ManifestReply } from '../../core/sync/manifest.js';
+import type { RateLog } from '../../core/sync/sync.js';
 import type { AmfiImportResult, Backend, BackendEvent, SyncOutcome, SyncRequest } from './backend.js';
 import type { AppConfig } from './config.svelte.js';
 import type { FromWorker, PauseAt, StoreChanged, ToWorker } from './sync-protocol.js';
@@ -22,6 +23,8 @@ export class BrowserBackend implements Backend {
   /** Set once this tab holds the origin's query store (see holdStore). */
   private holding = false;
   private worker: Worker | undefined;
+  /** The download budget spent by this page's sync workers, handed to the next one (see syncWorker). */
+  private rateLog: RateLog = {};
   private readonly tab = crypto.randomUUID();
   private readonly listeners = new Set<(e: BackendEvent) => void>();
   private readonly pending = new Map<number, (o: SyncOutcome | { outcome: 'deleted' }) => void>();
@@ -62,7 +65,7 @@ export class BrowserBackend implements Backend {
     this.persistAsked ??= navigator.storage?.persist?.().catch(() => false);
     // Plain copies: postMessage cannot clone the views' reactive proxies.
     const plain: SyncRequest = { only: [...req.only], sources: { ...req.sources } };
-    return this.call({ op: 'sync', id: ++this.nextId, req: plain, pauseAt }) as Promise<SyncOutcome>;
+    return this.call({ op: 'sync', id: ++this.nextId, req: plain, pauseAt, rateLog: this.rateLog }) as Promise<SyncOutcome>;
   }
 
   cancel(): void {
@@ -116,6 +119,12 @@ export class BrowserBackend implements Backend {
     });
   }
 
+  /**
+   * Started for each sync or delete and ended once none is pending: a worker's WebAssembly memories
+   * (parquet-wasm's, DuckDB's) never shrink, and an idle one kept ~120 MB of the tab after the full
+   * MF sync (docs/performance.md, "Tab memory"). The download budget it spent comes back with its
+   * result and goes to the next one.
+   */
   private syncWorker(): Worker {
     if (this.worker) return this.worker;
     // The tab's id is the worker's name: its store-changed broadcasts are known as this tab's own.
@@ -141,8 +150,13 @@ export class BrowserBackend implements Backend {
       case 'paused':
         return this.onPaused?.(m.step);
       case 'result':
+        this.rateLog = m.rateLog;
         this.pending.get(m.id)?.(m.outcome);
         this.pending.delete(m.id);
+        if (this.pending.size === 0) {
+          this.worker?.terminate();
+          this.worker = undefined;
+        }
     }
   }
 

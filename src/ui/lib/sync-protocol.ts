@@ -1,6 +1,7 @@
 import type { Service } from '../../core/sync/datasets.js';
 import type { SyncStep } from '../../core/sync/hooks.js';
 import type { SyncEvent } from '../../core/sync/progress.js';
+import type { RateLog } from '../../core/sync/sync.js';
 import type { SyncOutcome, SyncRequest } from './backend.js';
 
 /**
@@ -14,7 +15,8 @@ export interface PauseAt {
 
 /** Page → sync worker. */
 export type ToWorker =
-  | { op: 'sync'; id: number; req: SyncRequest; pauseAt?: PauseAt }
+  /** `rateLog`: the download budget an earlier sync worker of this page spent (it ends when idle). */
+  | { op: 'sync'; id: number; req: SyncRequest; pauseAt?: PauseAt; rateLog: RateLog }
   | { op: 'delete'; id: number; service: Service }
   | { op: 'cancel' }
   /** The page's store re-attached after a switch; the worker may now remove the old files. */
@@ -26,7 +28,7 @@ export type FromWorker =
   /** Re-attach the store now (a switch or a delete happened), then answer `refreshed`. */
   | { type: 'refresh'; seq: number }
   | { type: 'paused'; step: SyncStep }
-  | { type: 'result'; id: number; outcome: SyncOutcome | { outcome: 'deleted' } };
+  | { type: 'result'; id: number; outcome: SyncOutcome | { outcome: 'deleted' }; rateLog: RateLog };
 
 /** Between tabs (BroadcastChannel): the store changed; `from` names the tab whose worker changed it. */
 export interface StoreChanged {

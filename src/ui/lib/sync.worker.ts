@@ -6,7 +6,7 @@
  */
 import { withLock } from '../../core/sync/lock.js';
 import { outcomeOf, type SyncOutcome } from '../../core/sync/outcome.js';
-import { sync } from '../../core/sync/sync.js';
+import { rateLog, seedRateLog, sync } from '../../core/sync/sync.js';
 import { deleteDataset } from '../../core/sync/state.js';
 import { BROWSER_STORE, browserStoreParts } from '../../core/store/browser.js';
 import { initParquet } from './parquet.js';
@@ -49,6 +49,7 @@ async function run(m: Extract<ToWorker, { op: 'sync' | 'delete' }>): Promise<Syn
     await withLock(parts.lock, () => deleteDataset(parts.storage, parts.state, m.service, storeChanged));
     return { outcome: 'deleted' };
   }
+  seedRateLog(m.rateLog);
   // parquet-wasm's browser build loads its wasm before first use (precached, so offline too).
   await initParquet();
   const ac = new AbortController();
@@ -84,5 +85,5 @@ scope.onmessage = async (ev: MessageEvent<ToWorker>) => {
     return;
   }
   const outcome = await run(m).catch(outcomeOf);
-  post({ type: 'result', id: m.id, outcome });
+  post({ type: 'result', id: m.id, outcome, rateLog: rateLog() });
 };

@@ -202,11 +202,13 @@ describe('rate limits (publisher enforcing them, windows shortened)', { timeout:
   });
   afterAll(() => pub?.close());
 
-  async function fetchAll(rules: RateRule[], events: SyncEvent[]) {
+  /** `handover`: the second round's limiter is a new one seeded with the first's times, as the browser's next sync worker is. */
+  async function fetchAll(rules: RateRule[], events: SyncEvent[], handover = false) {
     const rec = recordingFetch();
-    const limiter = new RateLimiter(rules);
+    let limiter = new RateLimiter(rules);
     // Two rounds of the seven tables: 14 downloads against a limit of 10 per window.
-    for (const name of [...names, ...names]) {
+    for (const [i, name] of [...names, ...names].entries()) {
+      if (handover && i === names.length) limiter = new RateLimiter(rules, Date.now, limiter.times());
       const size = fs.statSync(path.join(pubDir, 'flags', name)).size;
       const x = newExchange({ service: 'flags', file: name, limiter, fetch: rec.fetch, sleep, retry: { attempts: 3, baseMs: 10, maxRateLimited: 20 }, counter: { requests: 0 }, onEvent: (e) => events.push(e) });
       const got = await download({ x, file: name, url: `${pub.url}${downloadPath('flags', name)}`, storage: new MemoryStorage(), part: 'p', expectedSize: size, etag: null });
@@ -219,6 +221,16 @@ describe('rate limits (publisher enforcing them, windows shortened)', { timeout:
     pub.resetLimits();
     const events: SyncEvent[] = [];
     const log = await fetchAll([{ limit: 10, windowMs: WINDOW, kind: 'any' }], events);
+    expect(log.filter((r) => r.status === 429)).toEqual([]);
+    expect(log).toHaveLength(14);
+    expect(events.some((e) => e.type === 'waiting' && e.reason === 'rate-limit')).toBe(true);
+  });
+
+  it('a limiter seeded with an ended one\'s request times keeps its budget: no 429 across the handover', async () => {
+    await new Promise((r) => setTimeout(r, WINDOW + 200));
+    pub.resetLimits();
+    const events: SyncEvent[] = [];
+    const log = await fetchAll([{ limit: 10, windowMs: WINDOW, kind: 'any' }], events, true);
     expect(log.filter((r) => r.status === 429)).toEqual([]);
     expect(log).toHaveLength(14);
     expect(events.some((e) => e.type === 'waiting' && e.reason === 'rate-limit')).toBe(true);
