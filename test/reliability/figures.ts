@@ -20,6 +20,7 @@ export interface Figures {
 export function writeFigures(f: Figures): void {
   fs.mkdirSync(FIGURES_DIR, { recursive: true });
   const out = { ...f, mode: LONG ? 'long' : 'default', finished_at: new Date().toISOString() };
-  fs.writeFileSync(path.join(FIGURES_DIR, `${f.campaign}.json`), `${JSON.stringify(out, null, 1)}\n`);
+  // One file per campaign and mode: a default run leaves the last long run's figures in the report.
+  fs.writeFileSync(path.join(FIGURES_DIR, `${f.campaign}${LONG ? '-long' : ''}.json`), `${JSON.stringify(out, null, 1)}\n`);
   renderReport();
 }

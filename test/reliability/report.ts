@@ -27,7 +27,7 @@ export function renderReport(resultsDir = FIGURES_DIR, out = path.resolve('docs/
   const all: Stored[] = fs.existsSync(resultsDir)
     ? fs.readdirSync(resultsDir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(resultsDir, f), 'utf8')))
     : [];
-  all.sort((a, b) => rank(a.campaign) - rank(b.campaign));
+  all.sort((a, b) => rank(a.campaign) - rank(b.campaign) || a.mode.localeCompare(b.mode));
   const lines = [
     '# Reliability figures',
     '',
@@ -39,7 +39,7 @@ export function renderReport(resultsDir = FIGURES_DIR, out = path.resolve('docs/
     ...all.map((c) => `| ${c.title} | ${c.mode} | ${c.finished_at.slice(0, 16).replace('T', ' ')} | ${Object.entries(c.counts).map(([k, v]) => `${k}: ${v}`).join(', ')} |`),
   ];
   for (const c of all) {
-    lines.push('', `## ${c.title}`, '', ...c.checks.map((x) => `- ${x}`), '');
+    lines.push('', `## ${c.title}${c.mode === 'default' ? '' : ` (${c.mode} mode)`}`, '', ...c.checks.map((x) => `- ${x}`), '');
     lines.push('| Figure | Count |', '|---|---|', ...Object.entries(c.counts).map(([k, v]) => `| ${k} | ${v} |`));
     if (c.rows?.length) {
       const keys = [...new Set(c.rows.flatMap((r) => Object.keys(r.counts)))];
