@@ -4,6 +4,7 @@ import { createStore, get, update } from 'idb-keyval';
 import { BrowserEngine } from '../engine/browser.js';
 import type { Engine } from '../engine/engine.js';
 import type { DatabaseHost } from '../sync/host.js';
+import { rowGroupsHere, type RowGroups } from '../sync/row-groups.js';
 import { webLock, type SyncLock } from '../sync/lock.js';
 import { normalizeState, type StateStore, type StoreState } from '../sync/state.js';
 import { OpfsStorage } from '../storage/opfs.js';
@@ -48,6 +49,10 @@ export class BrowserHost implements DatabaseHost, AttachHost {
     }
     await e.db.registerFileHandle(name, await this.storage.blob(name), DuckDBDataProtocol.BROWSER_FILEREADER, true);
     return name;
+  }
+
+  async rowGroups(name: string): Promise<RowGroups> {
+    return rowGroupsHere(await this.storage.blob(name));
   }
 
   attachPath(engine: Engine, name: string): Promise<string> {

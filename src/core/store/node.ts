@@ -5,6 +5,8 @@ import { NodeWorkerEngine } from '../engine/node-worker.js';
 import type { Engine } from '../engine/engine.js';
 import { FsStorage } from '../storage/fs.js';
 import type { DatabaseHost } from '../sync/host.js';
+import { rowGroupsInWorker } from '../sync/node-row-groups.js';
+import type { RowGroups } from '../sync/row-groups.js';
 import { Store, type AttachHost } from './store.js';
 
 /** The copy of apache-arrow the blocking DuckDB-WASM bundle loads (CommonJS): its tables are of this one. */
@@ -40,6 +42,10 @@ export class NodeHost implements DatabaseHost, AttachHost {
 
   async sqlPath(_engine: Engine, name: string): Promise<string> {
     return this.storage.path(name);
+  }
+
+  rowGroups(name: string): Promise<RowGroups> {
+    return rowGroupsInWorker(this.storage.path(name));
   }
 
   async attachPath(_engine: Engine, name: string): Promise<string> {

@@ -1,5 +1,6 @@
 import type { Table } from 'apache-arrow';
 import type { Engine } from '../engine/engine.js';
+import type { RowGroups } from './row-groups.js';
 
 /**
  * What the sync engine needs from the environment to build database files. Node (store/node.ts)
@@ -17,6 +18,11 @@ export interface DatabaseHost {
    * tables of apache-arrow's CommonJS build, which the ESM build's tableToIPC silently writes as 0 bytes.
    */
   toIPC(table: Table): Uint8Array;
+  /**
+   * Store file `name`, a parquet file, read row group by row group. Decoded where it overlaps best with
+   * the engine's inserts: in the browser here (DuckDB has its own worker), in Node in a worker thread.
+   */
+  rowGroups(name: string): Promise<RowGroups>;
   /** Closes `engine` and lets go of every file it opened (the browser drops its OPFS handles). */
   release(engine: Engine): Promise<void>;
 }

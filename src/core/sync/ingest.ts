@@ -1,4 +1,3 @@
-import * as parquet from 'parquet-wasm';
 import type { Engine } from '../engine/engine.js';
 import type { Storage } from '../storage/storage.js';
 import { contractOf, tableOfStem, type ServiceDef } from './datasets.js';
@@ -82,36 +81,28 @@ export async function ingestSource(ctx: IngestContext, src: IngestSource, extrac
 
 async function loadParquet(ctx: IngestContext, src: IngestSource): Promise<TableLoad> {
   const table = singleTable(src);
-  const pf = await parquet.ParquetFile.fromFile(await ctx.storage.blob(src.store));
-  const meta = pf.metadata();
-  const groups = meta.numRowGroups();
-  if (groups === 0) throw new Error(`${src.file}: no row groups`);
-  // One Arrow batch per row group: parquet-wasm's default of 1,024 rows makes DuckDB scan ~120 tiny
-  // batches per group (measured: ~15 % more CPU for the 38M-row NAV history).
+  const file = await ctx.host.rowGroups(src.store);
+  const { rows } = file;
   const read = (i: number) => {
-    const ipc = pf.read({ rowGroups: [i], batchSize: Math.max(1, meta.rowGroup(i).numRows()) }).then((t) => t.intoIPCStream());
+    const ipc = file.read(i);
     ipc.catch(() => {}); // a failure is seen where the batch is awaited, not as an unhandled rejection before
     return ipc;
   };
   const batches = async function* (): AsyncGenerator<Batch> {
+    if (rows.length === 0) throw new Error(`${src.file}: no row groups`);
     let next: Promise<Uint8Array> | undefined = read(0);
-    try {
-      for (let i = 0; next; i++) {
-        const ipc = await next;
-        // The next row group is decoded while this one is inserted: where the engine runs in a thread
-        // of its own (the browser's DuckDB worker, NodeWorkerEngine) the two take a core each.
-        next = i + 1 < groups ? read(i + 1) : undefined;
-        yield { rows: meta.rowGroup(i).numRows(), put: (name, create) => ctx.engine.insertArrowIPC(ipc, { name, create }) };
-      }
-    } finally {
-      // A load stopped early must not free the file under a read still running.
-      await next?.catch(() => {});
+    for (let i = 0; next; i++) {
+      const ipc = await next;
+      // The next row group is decoded while this one is inserted, on another core: the host decodes
+      // in a thread other than the engine's (the browser's DuckDB worker; Node's decoder thread).
+      next = i + 1 < rows.length ? read(i + 1) : undefined;
+      yield { rows: rows[i], put: (name, create) => ctx.engine.insertArrowIPC(ipc, { name, create }) };
     }
   };
   try {
     return await loadTable(ctx, src, table, batches());
   } finally {
-    pf.free();
+    await file.close();
   }
 }
 

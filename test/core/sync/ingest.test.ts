@@ -7,6 +7,8 @@ import type { Engine } from '../../../src/core/engine/engine.js';
 import { nodeHost } from '../../../src/core/store/node.js';
 import { SERVICE_DEFS } from '../../../src/core/sync/datasets.js';
 import { ingestSource, projection } from '../../../src/core/sync/ingest.js';
+import { rowGroupsInWorker } from '../../../src/core/sync/node-row-groups.js';
+import { rowGroupsHere } from '../../../src/core/sync/row-groups.js';
 import { contractOf } from '../../../src/core/sync/datasets.js';
 import { tempDir } from './fixture.js';
 
@@ -95,6 +97,25 @@ describe('parquet ingest across commits', { timeout: 300_000 }, () => {
     await ingestSource(ctx(), source('same.parquet', 4000));
     expect(rows).toHaveLength(4000);
     expect(await engine.all(moved)).toEqual(rows);
+  });
+
+  it('a file cut short is refused with the parquet reader\'s message, from the Node decoder thread', async () => {
+    const file = navParquet(4000, 100);
+    fs.writeFileSync(path.join(dir, 'cut.parquet'), file.subarray(0, file.length >> 1));
+    await expect(ingestSource(ctx(), source('cut.parquet', 4000))).rejects.toThrow('Parquet error: Invalid Parquet file. Corrupt footer');
+  });
+
+  it('the Node decoder thread gives every row group as the same Arrow IPC bytes as decoding in this thread', async () => {
+    const file = path.join(dir, 'good.parquet');
+    const [there, here] = [await rowGroupsInWorker(file), await rowGroupsHere(await fs.openAsBlob(file))];
+    try {
+      expect(there.rows).toEqual(Array(40).fill(100));
+      expect(there.rows).toEqual(here.rows);
+      for (let i = 0; i < there.rows.length; i++) expect(Buffer.from(await there.read(i)).equals(await here.read(i))).toBe(true);
+    } finally {
+      await Promise.all([there.close(), here.close()]);
+    }
+    await expect(there.read(0)).rejects.toThrow('parquet decoder stopped');
   });
 
   it('inserts later batches straight into the table only when the projection is the file order with plain casts', () => {
