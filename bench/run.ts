@@ -34,6 +34,9 @@ import { indicatorBenchCases, flagsBenchCases } from './cases.js';
 import { interleaved, measure, printTable, ratio, stats, warmUp, writeResults, type BenchResult, type Stats } from './lib.js';
 import { renderPerformanceDoc, svgChart } from './report.js';
 import { chromiumCases, type ChildResult, type ChromiumRun } from './chromium.js';
+import { MF_LIMITS } from '../src/core/contract/mf-params.js';
+import { LIMITS as INDICATOR_LIMITS } from '../src/core/contract/indicators.js';
+import { LIMITS as FLAGS_LIMITS } from '../src/core/contract/flags.js';
 
 const run = promisify(execFile);
 const args = parseArgs(process.argv.slice(2));
@@ -85,7 +88,8 @@ interface CaseCalls {
  * it runs for the first time); warm = median of repeats once the case runs at its steady cost
  * (warmUp in lib.ts), Almanac's and native calls alternating so that both see the same machine.
  * Where the case has `unread` calls, a row of its own times first calls for data the engine has not
- * read yet, the engine warm.
+ * read yet, the engine warm. `hostedPerMinute` is the hosted service's published query limit per IP:
+ * the warm row says what a client repeating the call against the service would wait at the least.
  */
 async function sideBySide(
   name: string,
@@ -93,6 +97,7 @@ async function sideBySide(
   make: (e: Engine) => Promise<CaseCalls>,
   almanac: Engine,
   native: Engine,
+  hostedPerMinute: number,
   check?: (warm: Stats, ref: Stats) => boolean,
 ) {
   if (!wants(name)) return;
@@ -126,6 +131,7 @@ async function sideBySide(
       note: `median of the first requests for ${a.unread.length} other schemes, engine warm. The first call after the store opened (DuckDB-WASM compiling the code it runs for the first time): ${round(coldA.cpu)} / ${round(coldN.cpu)} ms CPU`,
     });
   }
+  const hostedMs = 60_000 / hostedPerMinute;
   results.push({
     case: `${name}, warm`,
     unit: 'ms',
@@ -136,7 +142,10 @@ async function sideBySide(
     ratio: ratio(warmA.cpu, warmN.cpu),
     target,
     met: check ? check(warmA.cpu, warmN.cpu) : undefined,
-    note: `wall medians ${round(warmA.wall.median)} / ${round(warmN.wall.median)} ms; first call after open ${round(coldA.cpu)} / ${round(coldN.cpu)} ms CPU; load ${os.loadavg()[0].toFixed(1)}`,
+    note:
+      `wall medians ${round(warmA.wall.median)} / ${round(warmN.wall.median)} ms; first call after open ${round(coldA.cpu)} / ${round(coldN.cpu)} ms CPU; load ${os.loadavg()[0].toFixed(1)}. ` +
+      `Hosted service: ${hostedPerMinute} requests/min per IP, so a client repeating this call waits >= ${round(hostedMs)} ms a call, ${Math.round(hostedMs / warmA.wall.median)}x Almanac's wall time (network not counted)`,
+    detail: { hosted: { requests_per_minute: hostedPerMinute, min_interval_ms: hostedMs } },
   });
 }
 
@@ -201,13 +210,13 @@ async function queryCases(storeDir: string) {
           ? (w: Stats, r: Stats) => w.median <= 30 && w.median <= 2 * r.median
           : (w: Stats, r: Stats) => w.median <= 2 * r.median;
       const make = async (e: Engine) => (await mfBenchCases(e)).find((x) => x.name === c.name)!;
-      await sideBySide(c.name, target, make, store.engine, native, check);
+      await sideBySide(c.name, target, make, store.engine, native, MF_LIMITS.requestsPerMinute, check);
     }
     for (const c of indicatorBenchCases()) {
-      await sideBySide(c.name, c.target, async (e) => ({ run: () => c.run(e) }), store.engine, native, c.check);
+      await sideBySide(c.name, c.target, async (e) => ({ run: () => c.run(e) }), store.engine, native, INDICATOR_LIMITS.per_ip_per_minute, c.check);
     }
     for (const c of flagsBenchCases()) {
-      await sideBySide(c.name, c.target, async (e) => ({ run: () => c.run(e) }), store.engine, native, c.check);
+      await sideBySide(c.name, c.target, async (e) => ({ run: () => c.run(e) }), store.engine, native, FLAGS_LIMITS.queriesPerMinute, c.check);
     }
   } finally {
     await native.close();
