@@ -1,7 +1,7 @@
 import * as duckdb from '@duckdb/duckdb-wasm';
 import { Table, type AsyncRecordBatchStreamReader } from 'apache-arrow';
 import ehWasm from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
-import { OFFLINE_SETTINGS, type Engine, type Param } from './engine.js';
+import { OFFLINE_SETTINGS, readableError, type Engine, type Param } from './engine.js';
 import { tableToColumns, tableToRows } from './rows.js';
 
 export interface BrowserEngineOptions {
@@ -77,7 +77,9 @@ export class BrowserEngine implements Engine {
   }
 
   insertArrowIPC(ipc: Uint8Array, t: { schema?: string; name: string; create: boolean }): Promise<void> {
-    return this.serial(() => this.conn.insertArrowFromIPCStream(ipc, { name: t.name, schema: t.schema, create: t.create }));
+    return this.serial(() => this.conn.insertArrowFromIPCStream(ipc, { name: t.name, schema: t.schema, create: t.create })).catch((e) => {
+      throw readableError(e);
+    });
   }
 
   /** `path` is an OPFS path (`opfs://x.duckdb`); its WAL is registered too, or ATTACH fails. */

@@ -29,6 +29,21 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/**
+ * DuckDB-WASM reports a failed Arrow insert (e.g. a value that does not cast to the table's column) as
+ * the exception's JSON rather than its message; callers show messages to people.
+ */
+export function readableError(e: unknown): unknown {
+  if (!(e instanceof Error) || !e.message.startsWith('{')) return e;
+  try {
+    const x = JSON.parse(e.message) as { exception_type?: unknown; exception_message?: unknown };
+    if (typeof x.exception_message === 'string') return new Error(`${String(x.exception_type ?? 'DuckDB')} Error: ${x.exception_message}`);
+  } catch {
+    // not JSON after all: the message stands as it is
+  }
+  return e;
+}
+
 /** First statements on every connection: never reach for the network (see docs/storage.md). */
 export const OFFLINE_SETTINGS =
   'SET autoinstall_known_extensions=false; SET autoload_known_extensions=false;';

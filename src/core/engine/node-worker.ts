@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as duckdb from '@duckdb/duckdb-wasm';
 import type { Table } from 'apache-arrow';
-import { OFFLINE_SETTINGS, type Engine, type Param } from './engine.js';
+import { OFFLINE_SETTINGS, readableError, type Engine, type Param } from './engine.js';
 import type { NodeEngineOptions } from './node.js';
 import { tableToColumns, tableToRows } from './rows.js';
 
@@ -113,7 +113,9 @@ export class NodeWorkerEngine implements Engine {
   }
 
   async insertArrowIPC(ipc: Uint8Array, t: { schema?: string; name: string; create: boolean }): Promise<void> {
-    await this.conn.insertArrowFromIPCStream(ipc, { name: t.name, schema: t.schema, create: t.create });
+    await this.conn.insertArrowFromIPCStream(ipc, { name: t.name, schema: t.schema, create: t.create }).catch((e) => {
+      throw readableError(e);
+    });
   }
 
   async registerFile(name: string, filePath: string): Promise<void> {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import * as duckdb from '@duckdb/duckdb-wasm/blocking';
 import type { Table } from 'apache-arrow';
-import { OFFLINE_SETTINGS, type Engine, type Param } from './engine.js';
+import { OFFLINE_SETTINGS, readableError, type Engine, type Param } from './engine.js';
 import { tableToColumns, tableToRows } from './rows.js';
 
 const require = createRequire(import.meta.url);
@@ -141,7 +141,11 @@ export class NodeEngine implements Engine {
   }
 
   async insertArrowIPC(ipc: Uint8Array, t: { schema?: string; name: string; create: boolean }): Promise<void> {
-    this.conn.insertArrowFromIPCStream(ipc, { name: t.name, schema: t.schema, create: t.create });
+    try {
+      this.conn.insertArrowFromIPCStream(ipc, { name: t.name, schema: t.schema, create: t.create });
+    } catch (e) {
+      throw readableError(e);
+    }
   }
 
   async registerFile(name: string, filePath: string): Promise<void> {

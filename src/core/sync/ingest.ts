@@ -235,23 +235,8 @@ async function loadTable(
   } catch (e) {
     await engine.exec('ROLLBACK').catch(() => {});
     await engine.exec(`DROP TABLE IF EXISTS ${STAGE}; DROP TABLE IF EXISTS ${target}`).catch(() => {});
-    throw asRefusal(readable(e));
+    throw asRefusal(e);
   }
-}
-
-/**
- * DuckDB-WASM reports a failed Arrow insert (a value that does not cast, in a row group inserted
- * straight into the table) as the exception's JSON; the sync shows messages to people.
- */
-function readable(e: unknown): unknown {
-  if (!(e instanceof Error) || !e.message.startsWith('{')) return e;
-  try {
-    const x = JSON.parse(e.message) as { exception_type?: unknown; exception_message?: unknown };
-    if (typeof x.exception_message === 'string') return new Error(`${String(x.exception_type ?? 'DuckDB')} Error: ${x.exception_message}`);
-  } catch {
-    // not JSON after all: the message stands as it is
-  }
-  return e;
 }
 
 function contractFor(def: ServiceDef, table: string) {
