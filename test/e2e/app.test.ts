@@ -72,6 +72,19 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
     await screenshot(page, 'indicators-chart');
     await page.getByRole('tab', { name: 'Table' }).click();
     expect(await page.locator('.result table.data tbody tr').count()).toBeGreaterThan(0);
+
+    // The link opened afresh draws the same chart with both notes; also from another category's page,
+    // where the ids are not in the listing and are looked up in the other categories.
+    const link = page.url();
+    const names = await notes.locator('strong').allTextContents();
+    expect(names).toHaveLength(2);
+    for (const url of [link, link.replace('/us_macro?', '/currencies?')]) {
+      await page.goto('about:blank');
+      await page.goto(url);
+      await page.locator('.result .chart canvas').first().waitFor({ timeout: 30_000 });
+      await expect.poll(() => page.locator('.notes li').count()).toBe(2);
+      expect(await page.locator('.notes li strong').allTextContents()).toEqual(names);
+    }
   }, 90_000);
 
   it('SQL: every example query runs against the synced data', async () => {
@@ -120,7 +133,8 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
     const symbol = (await top.textContent())!.trim();
     await screenshot(page, 'flags-scorecard');
     await top.click();
-    await page.getByRole('heading', { name: /Scorecard/ }).waitFor({ timeout: 30_000 });
+    // The company page's own scorecard heading ("Scorecard as of …"), not the ranked list's "Scorecard".
+    await page.getByRole('heading', { name: /Scorecard as of/ }).waitFor({ timeout: 30_000 });
     expect(await page.locator('.crumbs').textContent()).toContain(symbol);
     expect(await page.locator('section h2').count()).toBeGreaterThanOrEqual(8);
     await screenshot(page, 'flags-company');
