@@ -18,6 +18,8 @@ export interface Figures {
 }
 
 export function writeFigures(f: Figures): void {
+  // A run filtered to other tests (vitest -t) counted nothing: the campaign's last figures stand.
+  if (Object.values(f.counts).every((n) => n === 0)) return;
   fs.mkdirSync(FIGURES_DIR, { recursive: true });
   const out = { ...f, mode: LONG ? 'long' : 'default', finished_at: new Date().toISOString() };
   // One file per campaign and mode: a default run leaves the last long run's figures in the report.
