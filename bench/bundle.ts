@@ -4,8 +4,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { BenchResult } from './lib.js';
 
-/** What the app is built from (as scripts/setup.mjs decides whether dist/ is stale). */
-const SOURCES = ['src/ui', 'src/core', 'public', 'index.html', 'vite.config.ts', 'vite.duckdb-worker.ts', 'package-lock.json'];
+/** What the app is built from: the list scripts/setup.mjs decides by whether dist/ is stale. */
+const SOURCES = JSON.parse(readFileSync('scripts/app-sources.json', 'utf8')) as string[];
 
 function newest(p: string): number {
   if (!existsSync(p)) return 0;
