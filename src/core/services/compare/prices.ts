@@ -44,11 +44,11 @@ interface SourceDef {
 /** Identifiers here are constants, never input. */
 const SOURCES: readonly SourceDef[] = [
   {
-    database: 'user', table: 'prices', key: 'symbol', keyOf: 'symbol', where: 'close > 0',
+    database: 'user', table: 'prices', key: 'symbol', keyOf: 'symbol', where: 'isfinite(close)',
     columns: 'CAST(symbol AS VARCHAR) AS symbol, CAST(date AS DATE) AS date, CAST(close AS DOUBLE) AS close, 1 AS prio',
   },
   {
-    database: 'indicators', table: 'stock_prices', key: 'symbol', keyOf: 'symbol', where: 'close > 0',
+    database: 'indicators', table: 'stock_prices', key: 'symbol', keyOf: 'symbol', where: 'isfinite(close)',
     columns: 'symbol, CAST(date AS DATE) AS date, CAST(close AS DOUBLE) AS close, 2 AS prio',
   },
   {
