@@ -29,7 +29,11 @@ function quantile(a: number[], q: number): number {
   return t >= 0.5 ? x1 - (x1 - x0) * (1 - t) : x0 + (x1 - x0) * t;
 }
 const ratioOrNaN = (a: number, b: number) => (b === 0 || Number.isNaN(b) ? Number.NaN : a / b);
-const returnsOf = (p: PriceSeries) => ({ dates: p.dates.slice(1), r: p.closes.slice(1).map((c, i) => c / p.closes[i] - 1) });
+/** pct_change, below -100% through a negative close; from a close of 0 (±inf, NaN) it is 0, as _prepare_returns cleans it. */
+const returnsOf = (p: PriceSeries) => ({
+  dates: p.dates.slice(1),
+  r: p.closes.slice(1).map((c, i) => c / p.closes[i] - 1).map((x) => (Number.isFinite(x) ? x : 0)),
+});
 
 function shiftDate(d: string, months: number): string {
   const [y, m, day] = d.split('-').map(Number);
