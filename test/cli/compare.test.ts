@@ -22,5 +22,4 @@ describe('cli compare --prices', () => {
       expect(entry.all_metrics, entry.symbol).toEqual(c.results[entry.symbol].all_metrics_rounded);
     }
   });
-
 });
