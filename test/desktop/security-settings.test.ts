@@ -33,7 +33,7 @@ describe('desktop security policy', () => {
   });
 
   it('exposes exactly the core’s channels in the preload', async () => {
-    const preload = await readFile('electron/preload.cjs', 'utf8');
+    const preload = await readFile('electron/preload.js', 'utf8');
     const list = /const CHANNELS = \[([^\]]*)\]/.exec(preload)![1];
     expect([...list.matchAll(/'([^']+)'/g)].map((m) => m[1])).toEqual([...CHANNELS]);
   });
@@ -42,16 +42,16 @@ describe('desktop security policy', () => {
     const dist = await mkdtemp(path.join(tmpdir(), 'almanac-dist-'));
     await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Almanac</title>');
     await writeFile(path.join(path.dirname(dist), 'secret.txt'), 'not for the window');
-    const index = await appResponse(dist, 'app://almanac/');
+    const index = await appResponse({ dist, url: 'app://almanac/' });
     expect(index.status).toBe(200);
     expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(index.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
     expect(await index.text()).toContain('Almanac');
-    expect((await appResponse(dist, 'app://almanac/index.html?x=1#/data')).status).toBe(200);
+    expect((await appResponse({ dist, url: 'app://almanac/index.html?x=1#/data' })).status).toBe(200);
     for (const url of ['app://almanac/%2e%2e/secret.txt', 'app://almanac/..%2fsecret.txt', 'app://almanac/../secret.txt', 'app://other/index.html', 'file:///etc/passwd', 'app://almanac/missing.js']) {
-      expect((await appResponse(dist, url)).status, url).toBe(404);
+      expect((await appResponse({ dist, url })).status, url).toBe(404);
     }
-    expect((await appResponse(dist, 'app://almanac/%E0%A4%A')).status).toBe(400);
+    expect((await appResponse({ dist, url: 'app://almanac/%E0%A4%A' })).status).toBe(400);
   });
 
   it('opens only allowlisted https links externally', () => {
