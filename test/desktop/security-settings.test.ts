@@ -2,14 +2,14 @@ import { describe, it, expect } from 'vitest';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { isAllowedExternalUrl, isAllowedPermission, isInternalUrl, WEB_PREFERENCES, CONTENT_SECURITY_POLICY } from '../../src/desktop/security.js';
+import { isAllowedExternalUrl, isAllowedPermission, isInternalUrl, openIfAllowed, WEB_PREFERENCES, CONTENT_SECURITY_POLICY } from '../../src/desktop/security.js';
 import { CHANNELS } from '../../src/desktop/channels.js';
 import { APP_URL, appResponse } from '../../src/desktop/app-protocol.js';
 import { DEFAULT_SETTINGS, loadSettings, saveSettings, validateSettings } from '../../src/desktop/settings.js';
 
 describe('desktop security policy', () => {
   it('isolates and sandboxes the renderer', () => {
-    expect(WEB_PREFERENCES).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webviewTag: false });
+    expect(WEB_PREFERENCES).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, disableBlinkFeatures: 'Auxclick' });
     expect(CONTENT_SECURITY_POLICY).toContain("connect-src 'self'");
     expect(CONTENT_SECURITY_POLICY).not.toContain("'unsafe-eval'");
   });
@@ -61,6 +61,15 @@ describe('desktop security policy', () => {
     expect(isAllowedExternalUrl('https://user:pw@github.com/')).toBe(false);
     expect(isAllowedExternalUrl('file:///etc/passwd')).toBe(false);
     expect(isAllowedExternalUrl('javascript:alert(1)')).toBe(false);
+  });
+
+  it('hands only allowlisted links to the system browser', async () => {
+    const opened: string[] = [];
+    const open = async (url: string) => void opened.push(url);
+    expect(await openIfAllowed('https://github.com/x', open)).toBe(true);
+    expect(await openIfAllowed('http://github.com/x', open)).toBe(false);
+    expect(await openIfAllowed('file:///etc/passwd', open)).toBe(false);
+    expect(opened).toEqual(['https://github.com/x']);
   });
 });
 
