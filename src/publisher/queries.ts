@@ -63,10 +63,14 @@ export class QueryStore {
     const key = await this.generationKey();
     if (this.current?.key !== key) {
       const previous = this.current;
-      const thread = QueryThread.start(this.dataDir, this.baseUrl());
-      this.current = { key, thread };
-      thread.then((t) => this.threads.add(t), () => undefined);
-      previous?.thread.then((t) => t.retire(), () => undefined);
+      const current = { key, thread: QueryThread.start(this.dataDir, this.baseUrl()) };
+      this.current = current;
+      current.thread.then(
+        (t) => this.threads.add(t),
+        // A failed build is not kept: the next query tries again.
+        () => this.current === current && (this.current = null),
+      );
+      previous?.thread.then((t) => this.retire(t), () => undefined);
     }
     const thread = await this.current.thread;
     const forwarded: Record<string, string> = {};
@@ -84,7 +88,12 @@ export class QueryStore {
     this.current = null;
     const last = await pending;
     if (last) this.threads.add(last);
-    await Promise.all([...this.threads].map((t) => t.retire()));
+    await Promise.all([...this.threads].map((t) => this.retire(t)));
+  }
+
+  private async retire(t: QueryThread): Promise<void> {
+    await t.retire();
+    this.threads.delete(t);
   }
 
   /** Which files are published: each manifest's identity on disk (the generator renames a new one into place). */
