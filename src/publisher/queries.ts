@@ -113,7 +113,7 @@ class QueryThread {
   private readonly waiting = new Map<number, { resolve(a: Answer): void; reject(e: Error): void }>();
   private nextId = 0;
   private retired = false;
-  private ended: Promise<void>;
+  private readonly ended: Promise<void>;
 
   private constructor(
     private readonly worker: Worker,
