@@ -135,7 +135,8 @@ describe.skipIf(!hasChromium)('phone and tablet e2e (built app, Chromium, touch)
     await screenshot(page, 'phone-data-syncing');
     await sync.waitFor({ timeout: 180_000 });
     expect((await page.getByRole('alert').allTextContents()).join('\n')).toBe('');
-    for (const svc of ['indicators', 'mf', 'flags']) expect(await page.getByTestId(`state-${svc}`).textContent()).toBe('current');
+    // The states are checked again once the button is back: poll until that check has answered.
+    for (const svc of ['indicators', 'mf', 'flags']) await expect.poll(() => page.getByTestId(`state-${svc}`).textContent()).toBe('current');
     const mf = await syncedFiles(page, 'mf');
     expect(mf.some((f) => f.startsWith('mf_nav_master_latest.'))).toBe(true);
     expect(mf.filter((f) => f.startsWith('mf_nav_master.'))).toEqual([]);
@@ -165,7 +166,7 @@ describe.skipIf(!hasChromium)('phone and tablet e2e (built app, Chromium, touch)
     expect(warned).toHaveLength(2);
     expect((await page.getByRole('alert').allTextContents()).join('\n')).toBe('');
     expect((await syncedFiles(page, 'mf', 'downloaded')).filter((f) => f.startsWith('mf_nav_master.'))).toHaveLength(1);
-    expect(await page.getByTestId('state-mf').textContent()).toBe('current');
+    await expect.poll(() => page.getByTestId('state-mf').textContent()).toBe('current');
   }, 240_000);
 
   for (const [name, device] of [
