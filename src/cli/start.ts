@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { networkInterfaces } from 'node:os';
 import { PROXY, serveApp } from './app-server.js';
 import { startPublisher } from '../publisher/server.js';
 import { sync } from '../core/sync/sync.js';
@@ -59,11 +60,18 @@ async function main(): Promise<void> {
   });
 
   if (!serve.loopback) {
+    // A wildcard address is every interface: name the ones a phone on the network would use.
+    const wildcard = serve.host === '0.0.0.0' || serve.host === '::';
+    const addresses = wildcard
+      ? Object.values(networkInterfaces()).flatMap((l) => l ?? []).filter((i) => !i.internal && i.family === 'IPv4').map((i) => i.address)
+      : [serve.host];
     console.warn(`
 WARNING: the app and its /publisher proxy are reachable from the network at ${app.url}
   Anyone who can reach ${serve.host}:${appPort} can load the app and download the publisher's data
   through it. Use it on a network you trust, and stop it (Ctrl-C) when you are done. The publisher
-  and the local API stay on loopback.`);
+  and the local API stay on loopback.
+  On the phone, open https://<name>:${appPort}/ with a name the certificate is valid for
+  (this machine's addresses: ${addresses.join(', ') || 'none found'}).`);
   }
   console.log(`
 Almanac is running (${serve.loopback ? 'loopback only' : `app on ${serve.host}, the rest on loopback`}):
