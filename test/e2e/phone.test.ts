@@ -246,6 +246,35 @@ describe.skipIf(!hasChromium)('phone and tablet e2e (built app, Chromium, touch)
     }, 120_000);
   }
 
+  it('phone: in the SQL editor the tab bar steps aside, the editor stays on screen, the result grid scrolls sideways', async () => {
+    const { page } = stack.s;
+    await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
+    await page.goto(`${stack.app.url}#/sql`);
+    const editor = page.getByRole('textbox', { name: 'SQL editor' });
+    await editor.waitFor({ timeout: 30_000 });
+    const tabs = page.getByRole('navigation', { name: 'Main' }).getByRole('list');
+    expect(await tabs.isVisible()).toBe(true);
+    await editor.tap();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('SELECT * FROM mf.latest');
+    await expect.poll(() => tabs.isVisible()).toBe(false);
+    const box = (await editor.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + Math.min(box.height, 100)).toBeLessThanOrEqual(PHONE.height);
+    await screenshot(page, 'phone-sql-editing', { fullPage: false });
+    await page.getByRole('button', { name: 'Run' }).tap();
+    await page.getByRole('status').filter({ hasText: /rows/ }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => tabs.isVisible()).toBe(true);
+    // The grid is wider than the screen and scrolls inside itself; the page does not.
+    const grid = page.getByLabel('Result rows');
+    const [scroll, client] = await grid.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    expect(scroll).toBeGreaterThan(client);
+    expect((await fit(page)).scrollWidth).toBeLessThanOrEqual(PHONE.width);
+    await touchDrag(page, { x: 300, y: (await grid.boundingBox())!.y + 60 }, { x: 80, y: (await grid.boundingBox())!.y + 60 });
+    await expect.poll(() => grid.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    await screenshot(page, 'phone-sql-result', { fullPage: false });
+  }, 120_000);
+
   it('phone: the AMFI and price file pickers open by tap', async () => {
     const { page } = stack.s;
     await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
