@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { duckdbWorker } from './vite.duckdb-worker.js';
+import { connectSrc } from './vite.connect-src.js';
 
 /**
  * The app is static: everything it needs (shell, DuckDB-WASM eh bundle, parquet-wasm) is precached
@@ -13,6 +14,7 @@ export default defineConfig({
   base: './',
   plugins: [
     svelte(),
+    connectSrc(process.env.ALMANAC_CONNECT_SRC),
     VitePWA({
       registerType: 'autoUpdate',
       injectRegister: 'script',
@@ -21,7 +23,7 @@ export default defineConfig({
         name: 'Almanac',
         short_name: 'Almanac',
         description: 'Offline mirror of indicator, mutual-fund NAV and corporate red-flag data, queried locally',
-        theme_color: '#1f5f8b',
+        theme_color: '#15202b',
         background_color: '#f7f8fa',
         display: 'standalone',
         start_url: './',

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -47,15 +48,19 @@ export const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
- * Serves the built app (dist/) and a generated config.json on loopback. The CSP header names the
- * configured sources exactly; there are deliberately no COOP/COEP headers (cross-origin isolation
- * makes DuckDB-WASM pick the bundle that broke OPFS file handles).
+ * Serves the built app (dist/) and a generated config.json, on loopback unless told otherwise. The
+ * CSP header names the configured sources exactly; there are deliberately no COOP/COEP headers
+ * (cross-origin isolation makes DuckDB-WASM pick the bundle that broke OPFS file handles).
  */
 export interface ServeAppOptions {
   dist: string;
-  /** config.json; a source may be a path on this server (`/publisher`), made absolute here. */
+  /** config.json; a source may be a path on this server (`/publisher`), which the app resolves against its own address. */
   config: AppConfigFile;
   port?: number;
+  /** The address to bind: 127.0.0.1 unless the caller chose to be reachable from elsewhere (`npm start -- --host`). */
+  host?: string;
+  /** PEM certificate and key: HTTPS, which a phone's browser needs for the service worker and OPFS. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
   /**
    * Forwards `/publisher/*` to the embedded publisher, so the app reaches it same-origin: the
    * publisher sends no CORS headers (the hosted services are not browser APIs either).
@@ -63,29 +68,38 @@ export interface ServeAppOptions {
   publisher?: string;
 }
 
-export async function serveApp(opts: ServeAppOptions): Promise<AppServer> {
-  const root = path.resolve(opts.dist);
+/**
+ * The app page's CSP: connect-src is this origin plus the origins of the configured sources and local
+ * server, so the app can reach exactly what config.json names (a source that is a path is this
+ * origin). index.html's own CSP meta, fixed at build time (vite.connect-src.ts), applies too.
+ */
+export function contentSecurityPolicy(config: AppConfigFile): string {
   const origins = [
     ...new Set(
-      [...Object.values(opts.config.sources), opts.config.server]
+      [...Object.values(config.sources), config.server]
         .filter((u): u is string => Boolean(u) && /^https?:/.test(u!))
         .map((u) => new URL(u).origin),
     ),
   ];
-  const csp = [
+  return [
     "default-src 'self'",
     "script-src 'self' 'wasm-unsafe-eval'",
     "worker-src 'self' blob:",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
-    `connect-src 'self' ${origins.join(' ')}`,
+    `connect-src 'self' ${origins.join(' ')}`.trim(),
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'none'",
   ].join('; ');
-  let configBody = '';
+}
 
-  const server = http.createServer(async (req, res) => {
+export async function serveApp(opts: ServeAppOptions): Promise<AppServer> {
+  const root = path.resolve(opts.dist);
+  const csp = contentSecurityPolicy(opts.config);
+  const configBody = JSON.stringify(opts.config);
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
@@ -131,22 +145,19 @@ export async function serveApp(opts: ServeAppOptions): Promise<AppServer> {
     });
     if (req.method === 'HEAD') res.end();
     else createReadStream(file).pipe(res);
-  });
+  };
+  const server = opts.tls ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, handle) : http.createServer(handle);
 
+  const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+    server.listen(opts.port ?? 0, host, () => resolve());
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
-  const origin = `http://127.0.0.1:${port}`;
-  const absolute = (u: string) => (u.startsWith('/') ? `${origin}${u}` : u);
-  configBody = JSON.stringify({
-    ...opts.config,
-    sources: Object.fromEntries(Object.entries(opts.config.sources).map(([k, v]) => [k, absolute(v)])),
-  });
+  const shown = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `${origin}/`,
+    url: `${opts.tls ? 'https' : 'http'}://${shown}:${port}/`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -119,10 +119,10 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
     await page.locator('.chart canvas').first().waitFor();
     expect(await page.locator('table.data tbody tr').count()).toBeGreaterThan(0);
     await screenshot(page, 'fund-scheme');
-    await page.getByRole('button', { name: /Switch to dark theme/ }).click();
+    await page.getByLabel('Theme').selectOption('dark');
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await screenshot(page, 'fund-scheme-dark');
-    await page.getByRole('button', { name: /Switch to light theme/ }).click();
+    await page.getByLabel('Theme').selectOption('system');
   }, 90_000);
 
   it('red flags: ranked scorecard → company page with its tables', async () => {

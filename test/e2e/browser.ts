@@ -25,14 +25,36 @@ export interface Session {
  * directory instead, kept on close: the next launch finds the installed app and its data, as a user
  * reopening the browser would (the benchmark's warm start).
  */
-export async function launch(opts: { profile?: string } = {}): Promise<Session> {
+export interface LaunchOptions {
+  profile?: string;
+  /** A phone or tablet: its viewport, touch and mobile meta-viewport handling. Default a 1440x900 desktop. */
+  device?: Device;
+  /** More Chromium flags (host-resolver rules, a trusted certificate key). */
+  args?: string[];
+}
+
+export interface Device {
+  width: number;
+  height: number;
+  isMobile?: boolean;
+  hasTouch?: boolean;
+}
+
+export const PHONE: Device = { width: 390, height: 844, isMobile: true, hasTouch: true };
+export const TABLET: Device = { width: 768, height: 1024, isMobile: true, hasTouch: true };
+
+export async function launch(opts: LaunchOptions = {}): Promise<Session> {
   const profile = opts.profile ?? mkdtempSync(path.join(tmpdir(), 'almanac-e2e-'));
+  const { width, height, isMobile = false, hasTouch = false } = opts.device ?? { width: 1440, height: 900 };
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     acceptDownloads: true,
-    viewport: { width: 1440, height: 900 },
+    viewport: { width, height },
+    isMobile,
+    hasTouch,
     args: [
+      ...(opts.args ?? []),
       '--headless',
       '--no-sandbox',
       '--disable-gpu',
@@ -61,9 +83,10 @@ export async function launch(opts: { profile?: string } = {}): Promise<Session> 
   };
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** The whole page by default; `fullPage: false` for what the screen shows (a phone's view, fixed bars in place). */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<string> {
   mkdirSync(RESULTS, { recursive: true });
   const file = path.join(RESULTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
   return file;
 }

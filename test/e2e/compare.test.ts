@@ -129,8 +129,8 @@ describe.skipIf(!hasChromium)('compare e2e (built app, Chromium, DuckDB-WASM wor
     expect(await page.locator('.charts canvas').count()).toBeGreaterThanOrEqual(2);
     expect(stack.s.errors).toEqual([]);
     await screenshot(page, 'compare');
-    await page.getByRole('button', { name: /Switch to dark theme/ }).click();
+    await page.getByLabel('Theme').selectOption('dark');
     await screenshot(page, 'compare-dark');
-    await page.getByRole('button', { name: /Switch to light theme/ }).click();
+    await page.getByLabel('Theme').selectOption('system');
   }, 600_000);
 });

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { PROXY, serveApp, type AppServer } from '../../src/cli/app-server.js';
+import { PROXY, serveApp, type AppServer, type ServeAppOptions } from '../../src/cli/app-server.js';
 import { startPublisher, type Publisher } from '../../src/publisher/server.js';
-import { launch, type Session } from './browser.js';
+import { launch, type LaunchOptions, type Session } from './browser.js';
 
 /**
  * What most browser tests stand on: the stand-in publisher (no limits) serving `dataDir`, the built
@@ -15,14 +15,15 @@ export interface AppStack {
   close(): Promise<void>;
 }
 
-export async function startStack(dataDir: string): Promise<AppStack> {
+export async function startStack(dataDir: string, browser: LaunchOptions = {}, serve: Pick<ServeAppOptions, 'tls'> = {}): Promise<AppStack> {
   const publisher = await startPublisher({ dataDir, limits: 'off' });
   const app = await serveApp({
+    ...serve,
     dist: path.resolve('dist'),
     publisher: publisher.url,
     config: { sources: { indicators: PROXY, mf: PROXY, flags: PROXY } },
   });
-  const s = await launch();
+  const s = await launch(browser);
   return {
     publisher,
     app,

@@ -134,5 +134,10 @@ export function planFiles(def: ServiceDef, files: ManifestEntries, choice: Forma
   return [...byTable.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** The plan less the files that fill a table the user left out (a phone's light choice). */
+export function withoutTables(plan: PlannedFile[], skip: readonly string[]): PlannedFile[] {
+  return plan.filter((f) => !f.tables?.some((t) => skip.includes(t)));
+}
+
 /** The manifest's `files`, reduced to what sync trusts after checking: name → size and rows. */
 export type ManifestEntries = Record<string, { size: number; rows: number | null }>;

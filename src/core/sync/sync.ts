@@ -1,5 +1,5 @@
 import type { Storage } from '../storage/storage.js';
-import { SERVICE_DEFS, SERVICES, planFiles, type FormatChoice, type PlannedFile, type RateRule, type Service } from './datasets.js';
+import { SERVICE_DEFS, SERVICES, planFiles, withoutTables, type FormatChoice, type PlannedFile, type RateRule, type Service } from './datasets.js';
 import { download } from './download.js';
 import { DEFAULT_RETRY, newExchange, type RetryPolicy } from './request.js';
 import { downloadPath, manifestPath } from '../contract/files.js';
@@ -31,6 +31,11 @@ export interface SyncOptions {
   /** Per-service base URL overriding `source`. */
   sources?: Partial<Record<Service, string>>;
   only?: readonly Service[];
+  /**
+   * Tables not to fetch, per service (a phone's light choice leaves out mf's `nav`, the NAV history).
+   * A copy already stored keeps answering; nothing is deleted.
+   */
+  skipTables?: Partial<Record<Service, readonly string[]>>;
   fetch?: typeof fetch;
   onEvent?: SyncListener;
   /** Test hook: throwing from it stops the sync as a crash would. */
@@ -148,8 +153,13 @@ async function syncService(opts: Run, service: Service, summary: SyncSummary, co
     return;
   }
   if (manifest.status === 'not_modified') throw new Error('manifest unchanged but nothing is stored');
-  const plan = planFiles(def, manifest.body.files, choice);
-  if (plan.length === 0) throw new Error('the manifest lists no file this app can read');
+  const skip = opts.skipTables?.[service] ?? [];
+  const planned = planFiles(def, manifest.body.files, choice);
+  const plan = withoutTables(planned, skip);
+  // Like a failed file, a skipped one leaves the copy short of the manifest: no validator is kept,
+  // so the next sync reads the manifest again (and fetches the history when it is no longer skipped).
+  const skipped = plan.length < planned.length;
+  if (plan.length === 0) throw new Error(skip.length ? 'nothing left to fetch once the skipped tables are left out' : 'the manifest lists no file this app can read');
 
   const generation = (prev?.generation ?? 0) + 1;
   const sources: Record<string, SourceState> = {};
@@ -190,7 +200,7 @@ async function syncService(opts: Run, service: Service, summary: SyncSummary, co
   }
   if (prev && Object.keys(prev.sources).sort().join() !== Object.keys(sources).sort().join()) changed = true;
   if (!changed) {
-    const next = { ...prev!, manifest_etag: failed.length ? null : manifest.etag, last_sync: now, errors: failed };
+    const next = { ...prev!, manifest_etag: failed.length || skipped ? null : manifest.etag, last_sync: now, errors: failed };
     await opts.state.update((s) => ({ ...s, datasets: { ...s.datasets, [service]: next } }));
     summary.generations[service] = prev!.generation;
     return;
@@ -201,7 +211,7 @@ async function syncService(opts: Run, service: Service, summary: SyncSummary, co
   const drift = driftNotices(schema);
   const next: DatasetState = {
     service, generation, database: files.database(service, generation), source_url: base,
-    manifest_etag: failed.length ? null : manifest.etag,
+    manifest_etag: failed.length || skipped ? null : manifest.etag,
     generated_at: manifest.body.generated_at, schema_version: manifest.body.schema_version,
     schema_changed: manifest.body.schema_changed, schema_notes: manifest.body.schema_notes,
     local_schema_version: localSchemaVersion(schema, drift), drift,

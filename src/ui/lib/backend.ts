@@ -17,6 +17,8 @@ export type AmfiImportResult = Awaited<ReturnType<typeof importAmfiText>>;
 export interface SyncRequest {
   only: Service[];
   sources: Record<Service, string>;
+  /** Tables not to fetch (the light choice: mf's `nav`, the NAV history). */
+  skipTables?: Partial<Record<Service, string[]>>;
 }
 
 export type { SyncOutcome } from '../../core/sync/outcome.js';

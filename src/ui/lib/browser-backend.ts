@@ -64,7 +64,11 @@ export class BrowserBackend implements Backend {
     // Data view's storage card shows the answer and can ask again).
     this.persistAsked ??= navigator.storage?.persist?.().catch(() => false);
     // Plain copies: postMessage cannot clone the views' reactive proxies.
-    const plain: SyncRequest = { only: [...req.only], sources: { ...req.sources } };
+    const plain: SyncRequest = {
+      only: [...req.only],
+      sources: { ...req.sources },
+      ...(req.skipTables ? { skipTables: Object.fromEntries(Object.entries(req.skipTables).map(([k, v]) => [k, [...v]])) } : {}),
+    };
     return this.call({ op: 'sync', id: ++this.nextId, req: plain, pauseAt, rateLog: this.rateLog }) as Promise<SyncOutcome>;
   }
 
@@ -105,7 +109,14 @@ export class BrowserBackend implements Backend {
   async appConfig(): Promise<Partial<AppConfig>> {
     try {
       const res = await fetch('./config.json', { cache: 'no-cache' });
-      if (res.ok) return (await res.json()) as Partial<AppConfig>;
+      if (res.ok) {
+        const served = (await res.json()) as Partial<AppConfig>;
+        // A source may be a path on the app's own host (`/publisher`, a reverse proxy's rule): made
+        // absolute against config.json's address, so one file serves whatever name the host is reached by.
+        const absolute = (v: string) => new URL(v, res.url).href.replace(/\/+$/, '');
+        if (served.sources) for (const k of Object.keys(served.sources) as (keyof AppConfig['sources'])[]) served.sources[k] = absolute(served.sources[k]);
+        return served;
+      }
     } catch {
       // Offline on a first visit: no served defaults; the user can type the base URLs.
     }

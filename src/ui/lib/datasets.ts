@@ -1,5 +1,5 @@
 import { parseManifest, type ManifestBody } from '../../core/sync/manifest.js';
-import { SERVICE_DEFS, planFiles, type FormatChoice, type PlannedFile, type Service } from '../../core/sync/datasets.js';
+import { SERVICE_DEFS, planFiles, withoutTables, type FormatChoice, type PlannedFile, type Service } from '../../core/sync/datasets.js';
 import { splitFileName } from '../../core/contract/files.js';
 import type { DatasetState } from '../../core/sync/state.js';
 import { backend } from './backend.js';
@@ -22,7 +22,13 @@ export interface SourceCheck {
  * Asks a source for its manifest, conditionally on what is stored: a 304 means the local copy is
  * current. Reads the manifest with the sync engine's own untrusting parser.
  */
-export async function checkSource(service: Service, base: string, stored: DatasetState | undefined, choice: FormatChoice): Promise<SourceCheck> {
+export async function checkSource(
+  service: Service,
+  base: string,
+  stored: DatasetState | undefined,
+  choice: FormatChoice,
+  skip: readonly string[] = [],
+): Promise<SourceCheck> {
   const out: SourceCheck = { service, base, manifest: null, plan: [], offered: [], local: stored ? 'unknown' : 'absent', error: null };
   const sameSource = stored && stored.source_url === base.replace(/\/+$/, '');
   try {
@@ -40,7 +46,11 @@ export async function checkSource(service: Service, base: string, stored: Datase
     out.offered = Object.entries(out.manifest.files)
       .map(([name, f]) => ({ name, format: splitFileName(name).suffix, size: f.size, rows: f.rows }))
       .sort((a, b) => a.name.localeCompare(b.name));
-    if (stored) out.local = 'update';
+    // A sync that left tables out keeps no validator (the manifest is read again): the copy is still
+    // current when it is of this publication and holds every file the plan wants besides those tables.
+    const held = (f: PlannedFile) => stored?.sources[f.name]?.bytes === f.size;
+    const whole = stored?.generated_at != null && stored.generated_at === out.manifest.generated_at && withoutTables(out.plan, skip).every(held);
+    if (stored) out.local = skip.length && whole ? 'current' : 'update';
   } catch (e) {
     out.error = e instanceof Error ? e.message : String(e);
   }
