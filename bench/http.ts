@@ -17,10 +17,10 @@ import { NativeEngine } from './native-engine.js';
 import { PICK_SQL } from './mf.js';
 import { MIXED_IDS_SQL } from './cases.js';
 import { interleaved, ratio, type BenchResult, type Stats } from './lib.js';
-import { NAV_LATEST_SQL, NAV_ROWS_SQL } from '../src/core/services/mf/nav.js';
+import { navStatement } from '../src/core/services/mf/nav.js';
 import { search } from '../src/core/services/mf/search.js';
 import { series } from '../src/core/services/indicators/series.js';
-import { parseSearchParams } from '../src/core/contract/mf-params.js';
+import { parseSearchParams, type NavWindow } from '../src/core/contract/mf-params.js';
 import { loadCase } from './http-load.js';
 
 const WARMUPS = 3;
@@ -128,6 +128,11 @@ export async function httpCases(storeDir: string, scratch: string, wants: (name:
   const asOf = picked[0].nav_date.slice(0, 8) + '01';
   await native.close();
 
+  /** The NAV service's own data statement (src/core/services/mf/nav.ts), on native, rows to JS. */
+  const dataStatement = (codes: number[], w: Partial<NavWindow>) => {
+    const { sql, params } = navStatement(codes, { latest: false, ...w });
+    return native.columns(sql, params);
+  };
   const server = await serve(storeDir);
   const served = performance.now();
   try {
@@ -142,7 +147,7 @@ export async function httpCases(storeDir: string, scratch: string, wants: (name:
       native = await NativeEngine.over(copy);
       const openMs = performance.now() - opened;
       const t1 = performance.now();
-      await native.columns(NAV_ROWS_SQL, [String(longest), null, null]);
+      await dataStatement([longest], {});
       const firstN = performance.now() - t1;
       results.push({
         case: firstNavName,
@@ -163,19 +168,19 @@ export async function httpCases(storeDir: string, scratch: string, wants: (name:
       {
         name: `http few-call: mf nav history, longest scheme (${longestRows} rows)`,
         path: `/mf/v1/nav?scheme=${longest}`,
-        native: () => native.columns(NAV_ROWS_SQL, [String(longest), null, null]),
+        native: () => dataStatement([longest], {}),
         reference: 'native DuckDB, the data statement only, rows to JS',
       },
       {
         name: 'http few-call: mf nav history, one scheme',
         path: `/mf/v1/nav?scheme=${picked[0].scheme_code}`,
-        native: () => native.columns(NAV_ROWS_SQL, [String(picked[0].scheme_code), null, null]),
+        native: () => dataStatement([picked[0].scheme_code], {}),
         reference: 'native DuckDB, the data statement only, rows to JS',
       },
       {
         name: 'http few-call: mf latest as of a date, 50 schemes',
         path: `/mf/v1/nav?schemes=${fifty}&latest=true&to=${asOf}`,
-        native: () => native.columns(NAV_LATEST_SQL, [fifty, null, asOf]),
+        native: () => dataStatement(picked.map((p) => p.scheme_code), { latest: true, to: asOf }),
         reference: 'native DuckDB, the data statement only, rows to JS',
       },
       {
