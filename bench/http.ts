@@ -9,8 +9,9 @@
  * after it. The server runs in a child process, as a user runs it; the client and native here.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { cpuMs, get, type Answer } from './http-client.js';
 import os from 'node:os';
 import path from 'node:path';
 import { NativeEngine } from './native-engine.js';
@@ -65,39 +66,6 @@ export async function serve(storeDir: string): Promise<ServedStore> {
         proc.kill('SIGTERM');
       }),
   };
-}
-
-export interface Answer {
-  status: number;
-  bytes: number;
-}
-
-/** One request; resolves when the whole body has arrived (the client does not parse it). */
-export function get(agent: http.Agent | false, url: string, body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        agent,
-        method: body ? 'POST' : 'GET',
-        headers: body ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } : {},
-      },
-      (res) => {
-        let bytes = 0;
-        res.on('data', (b: Buffer) => (bytes += b.length));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** The server's resident memory, MB, from /proc. */
-export function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' / ');
@@ -204,7 +172,9 @@ export async function httpCases(storeDir: string, scratch: string, wants: (name:
         await c.native();
       }
       const before = load();
+      const cpu0 = cpuMs(server.pid);
       const [a, n] = await interleaved(call, c.native, TIMED);
+      const serverCpu = (cpuMs(server.pid) - cpu0) / TIMED;
       results.push({
         case: c.name,
         unit: 'ms',
@@ -214,7 +184,10 @@ export async function httpCases(storeDir: string, scratch: string, wants: (name:
         ratio: ratio(a.wall, n.wall),
         target: '<= 2x native',
         met: a.wall.median <= 2 * n.wall.median,
-        note: `wall time, one keep-alive socket, ${WARMUPS} warm-ups then ${TIMED} calls alternating in runs of 5; Almanac ${spread(a.wall)}, native ${spread(n.wall)}; load ${before} -> ${load()}`,
+        note:
+          `wall time, one keep-alive socket, ${WARMUPS} warm-ups then ${TIMED} calls alternating in runs of 5; Almanac ${spread(a.wall)}, native ${spread(n.wall)}; ` +
+          `CPU per call (what the machine's load does not inflate): the server ${r1(serverCpu)} ms (mean, 10 ms ticks), native ${r1(n.cpu.median)} ms (median); load ${before} -> ${load()}`,
+        detail: { server_cpu_ms_per_call: serverCpu, native_cpu: n.cpu },
       });
     }
 

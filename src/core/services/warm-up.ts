@@ -6,7 +6,6 @@ import { nav } from './mf/nav.js';
 import { search } from './mf/search.js';
 import { find } from './indicators/find.js';
 import { series } from './indicators/series.js';
-import { scorecard } from './flags/scorecard.js';
 
 /** Rounds of the calls below: DuckDB-WASM's hot functions are recompiled optimised after tens of calls. */
 const ROUNDS = 20;
@@ -21,7 +20,9 @@ const IDS_SQL = 'SELECT indicator_id FROM indicators.indicator_config WHERE visi
  * answers kept per generation (engine/generation.ts) filled. It never delays readiness: it starts after
  * the server listens, and yields to the event loop between calls, so a request that arrives waits at
  * most for the one statement in progress. A service with no data, or any failure, just ends its part:
- * clients get their own errors. `stopped()` is asked between calls (the server closing).
+ * clients get their own errors. `stopped()` is asked between calls (the server closing). The calls
+ * are the cheap, common ones (MF and indicators); not the flags scorecard, which reads whole tables:
+ * memory every server would then hold, asked or not.
  */
 export async function warmUp(engine: Engine, stopped: () => boolean): Promise<void> {
   const quietly = async <T>(f: () => Promise<T>): Promise<T | null> => f().catch(() => null);
@@ -39,7 +40,6 @@ export async function warmUp(engine: Engine, stopped: () => boolean): Promise<vo
     ...(ids.length
       ? [() => series(engine, { ids, from: null, to: null, format: 'json' }), () => find(engine, parseFindParams({ query: 'rate' }))]
       : []),
-    () => scorecard(engine, { limit: 10, offset: 0, as_of: null }),
   ];
   const failed = new Set<number>();
   for (let round = 0; round < ROUNDS; round++) {
