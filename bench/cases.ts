@@ -18,7 +18,7 @@ export interface EngineCase {
 }
 
 /** Ten ids across every frequency plus market symbols, chosen from the data so any scale works. */
-const MIXED_IDS_SQL = `
+export const MIXED_IDS_SQL = `
 SELECT indicator_id FROM indicators.indicator_config WHERE visible OR category = 'markets'
 QUALIFY row_number() OVER (PARTITION BY frequency ORDER BY hash(indicator_id)) <= 2
 ORDER BY frequency, indicator_id LIMIT 10`;

@@ -8,7 +8,7 @@
  * Chromium (bench/chromium.ts): download + ingest into OPFS, tab memory while querying, grid scroll,
  * start to first chart, bundle size. Results go to bench/results/*.json and docs/performance.md
  * (table + SVG chart). NAME matches case names by substring (`ingest`, `refresh`, `mf`, `compare`,
- * `chromium`, `grid`, `start`, `bundle`, …).
+ * `chromium`, `grid`, `start`, `bundle`, `http`, …).
  *
  * Query cases are measured in CPU time per call (this process, all threads), with the wall times
  * kept beside them: on a shared, loaded machine the wall time mostly measures the scheduler.
@@ -31,6 +31,7 @@ import { NativeEngine } from './native-engine.js';
 import { mfBenchCases } from './mf.js';
 import { benchCompare } from './compare.js';
 import { indicatorBenchCases, flagsBenchCases } from './cases.js';
+import { httpCases } from './http.js';
 import { interleaved, measure, printTable, ratio, stats, warmUp, writeResults, type BenchResult, type Stats } from './lib.js';
 import { renderPerformanceDoc, svgChart } from './report.js';
 import { chromiumCases, type ChildResult, type ChromiumRun } from './chromium.js';
@@ -231,6 +232,8 @@ async function main() {
   } else {
     await syncAndQuery();
   }
+  // The few-call regime: the server in a process of its own, so after the in-process query cases.
+  if (wants('http')) results.push(...(await httpCases(givenStore ?? storeDir, root, wants)));
   if (wants('compare')) results.push(...(await benchCompare(repeats)));
   if (!givenStore) {
     // The app's cases last: the browser's processes would otherwise share the CPU with the timed Node cases.

@@ -15,8 +15,23 @@ export interface BuildOptions {
  * The local REST + MCP server. Loopback-only by default (see cli serve). Every response that is not
  * a deliberate 4xx from a service is a bug: it becomes a 500 with a JSON body and is logged.
  */
+/**
+ * A socket that has not sent its whole request head within HEADERS_TIMEOUT_MS, or its whole request
+ * within REQUEST_TIMEOUT_MS, is closed (checked every second, not Node's default 30 s): a client that
+ * trickles its headers (slowloris) would otherwise hold its socket for a minute. Clients on loopback
+ * send a request in one write; the largest body here is an MCP call.
+ */
+const HEADERS_TIMEOUT_MS = 5_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+
 export async function buildServer(deps: ServerDeps, opts: BuildOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: opts.logger ?? false, routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 }, rewriteUrl: rewriteV2 });
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 },
+    rewriteUrl: rewriteV2,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    http: { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
+  });
   const allowed = new Set(opts.allowedOrigins ?? []);
 
   // DNS-rebinding and cross-site guard: only loopback Host names, only our own origins.

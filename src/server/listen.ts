@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from './app.js';
 import type { ServerDeps } from './deps.js';
+import { warmUp } from '../core/services/warm-up.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -38,5 +39,13 @@ export async function listen(deps: Omit<ServerDeps, 'baseUrl'>, opts: ListenOpti
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   holder.baseUrl = `http://${shownHost}:${port}`;
-  return { url: holder.baseUrl, mcpUrl: `${holder.baseUrl}/mcp`, app, close: () => app.close() };
+  // After listening, never before: readiness does not wait for it.
+  let closing = false;
+  const warming = warmUp(deps.engine, () => closing);
+  const close = async () => {
+    closing = true;
+    await warming;
+    await app.close();
+  };
+  return { url: holder.baseUrl, mcpUrl: `${holder.baseUrl}/mcp`, app, close };
 }

@@ -1,5 +1,6 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { NodeEngine } from '../../src/core/engine/node.js';
 import { listen, BindError } from '../../src/server/listen.js';
 
@@ -27,6 +28,27 @@ describe('local server binding and origin guard', async () => {
   it('binds to loopback and refuses other addresses without the explicit flag', async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     await expect(listen({ engine }, { host: '0.0.0.0' })).rejects.toThrow(BindError);
+  });
+
+  it('closes a socket that trickles its headers and never ends them (slowloris), and still answers others', async () => {
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => {});
+    const closed = new Promise<string>((resolve) => {
+      let got = '';
+      socket.on('data', (b) => (got += b));
+      socket.once('close', () => resolve(got));
+    });
+    socket.write('GET /mf/v1/terms HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const trickle = setInterval(() => socket.write('x-slow: 1\r\n'), 500);
+    try {
+      expect((await get(`${server.url}/mf/v1/terms`, { host: '127.0.0.1' })).status).toBe(200);
+      // Node answers a head that timed out with 408 and closes the socket.
+      expect(await closed).toMatch(/^HTTP\/1\.1 408/);
+    } finally {
+      clearInterval(trickle);
+      socket.destroy();
+    }
   });
 
   it('refuses a foreign Host header (DNS rebinding)', async () => {

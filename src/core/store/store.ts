@@ -2,6 +2,7 @@ import type { Engine } from '../engine/engine.js';
 import { SERVICES, type Service } from '../sync/datasets.js';
 import { sqlString, type DatabaseHost } from '../sync/host.js';
 import { UserData } from './user.js';
+import { newGeneration } from '../engine/generation.js';
 import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/state.js';
 import type { DriftNotice } from '../sync/drift.js';
 import type { Storage } from '../storage/storage.js';
@@ -84,9 +85,21 @@ export class Store {
     return SERVICES.flatMap((svc) => (s.datasets[svc] ? [statusOf(s.datasets[svc]!)] : []));
   }
 
-  /** Re-reads the state and swaps every schema whose generation changed (after a sync or a delete). */
+  /** The state main.sync_status was last written from, as JSON: a refresh that finds it again does nothing. */
+  private written: string | null = null;
+
+  /**
+   * Re-reads the state and swaps every schema whose generation changed (after a sync or a delete). The
+   * local server calls this every 2 s: when the state is as last written, nothing is rewritten, so the
+   * answers cached for this generation (engine/generation.ts) stand; any change drops them, before the
+   * switch and again after it (an answer computed while switching could mix the two).
+   */
   async refresh(): Promise<void> {
     const s = await this.state();
+    const json = JSON.stringify(s);
+    if (json === this.written) return;
+    this.written = null;
+    newGeneration(this.engine);
     for (const svc of SERVICES) {
       const want = s.datasets[svc]?.database ?? null;
       const have = this.attached.get(svc) ?? null;
@@ -102,6 +115,8 @@ export class Store {
       }
     }
     await this.writeStatusTable(s);
+    newGeneration(this.engine);
+    this.written = json;
   }
 
   /** Notes and drift notices are JSON text: DuckDB-WASM has no json extension offline; readers parse them. */

@@ -163,6 +163,26 @@ describe('MF services over tiny generated data (DuckDB-WASM)', () => {
       for (const p of s.data.slice(0, 500)) expect(String(p.nav)).toMatch(/^\d+(\.\d{1,3})?$/);
     });
 
+    it('each window (since, to, both, latest within one) holds exactly the rows the table has there', async () => {
+      const c = code('nav_decimals_3');
+      const inWindow = async (since: string | null, to: string | null) =>
+        (
+          await engine.all<{ date: string }>(
+            'SELECT date::VARCHAR AS date FROM mf.nav WHERE scheme_code = ? AND date >= coalesce(?::DATE, DATE \'0001-01-01\') AND date <= coalesce(?::DATE, DATE \'9999-12-31\') ORDER BY date',
+            [String(c), since, to],
+          )
+        ).map((r) => r.date);
+      for (const [since, to] of [['2024-01-01', null], [null, '2024-06-30'], ['2024-01-01', '2024-06-30']] as const) {
+        const q = [`scheme=${c}`, since && `since=${since}`, to && `to=${to}`].filter(Boolean).join('&');
+        const s = (await navOf(q)) as SchemeNav;
+        const want = await inWindow(since, to);
+        expect(want.length).toBeGreaterThan(10);
+        expect(s.data.map((p) => p.date)).toEqual(want);
+        const last = (await navOf(`${q}&latest=true`)) as SchemeNav;
+        expect(last.data.map((p) => p.date)).toEqual([want[want.length - 1]]);
+      }
+    });
+
     it('a code, its ISIN and its reinvestment ISIN return the same rows', async () => {
       const r = row(code('both_isins'));
       expect(isValidIsin(r.isin!) && isValidIsin(r.isin2!)).toBe(true);

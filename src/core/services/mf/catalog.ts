@@ -1,4 +1,5 @@
 import type { Engine } from '../../engine/engine.js';
+import { perGeneration } from '../../engine/generation.js';
 import { LATEST_COLUMNS } from '../../contract/mf.js';
 import {
   DOWNLOAD_PARAMS,
@@ -59,7 +60,15 @@ SELECT count(*) AS schemes, count(*) FILTER (WHERE is_active) AS active_schemes,
        count(*) FILTER (WHERE NOT is_active) AS matured_schemes, max(nav_date) AS latest_nav_date
 FROM mf.latest`;
 
-export async function catalog(engine: Engine) {
+/**
+ * The catalog holds only the data's counts and loaded schema (four statements, one a count over
+ * mf.latest, one over duckdb_columns()): built once per data generation. Callers only serialise it.
+ */
+export function catalog(engine: Engine): ReturnType<typeof buildCatalog> {
+  return perGeneration(engine, 'mf:catalog', () => buildCatalog(engine));
+}
+
+async function buildCatalog(engine: Engine) {
   const [data] = await engine.all(CATALOG_DATA_SQL);
   const loaded = await loadedSchema(engine);
   const names = (table: string) => (loaded.tables[table] ?? []).map((c) => c.name);

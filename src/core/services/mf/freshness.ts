@@ -1,4 +1,5 @@
 import type { Engine } from '../../engine/engine.js';
+import { perGeneration } from '../../engine/generation.js';
 import { MfError } from '../../contract/mf-params.js';
 
 /** The store's record of the synced generation (main.sync_status), when the store wrote one. */
@@ -9,9 +10,15 @@ export const NEWEST_NAV_SQL = `SELECT max(nav_date) AS d FROM mf.latest`;
 
 /**
  * When the local MF data last changed, for Last-Modified / If-Modified-Since: the publish time of the
- * synced generation, so a revision without a new NAV day still counts as a change.
+ * synced generation, so a revision without a new NAV day still counts as a change. Asked by every NAV
+ * request, it is read once per data generation.
  */
 export async function dataLastModified(engine: Engine): Promise<Date> {
+  // kept as a number: a Date handed out is the caller's to change
+  return new Date(await perGeneration(engine, 'mf:last-modified', async () => (await readLastModified(engine)).getTime()));
+}
+
+async function readLastModified(engine: Engine): Promise<Date> {
   const [{ n }] = await engine.all<{ n: number }>(SYNC_STATUS_EXISTS_SQL);
   if (n > 0) {
     const [{ g }] = await engine.all<{ g: string | null }>(GENERATED_AT_SQL);

@@ -1,0 +1,228 @@
+/**
+ * The few-call regime (issue 22): what a script, a notebook or an MCP agent waits for when it makes a
+ * handful of calls to `npm run cli -- serve`, not a hundred. Wall time over HTTP, one keep-alive
+ * socket, 3 warm-ups then 30 timed calls, alternating in runs of five with native DuckDB
+ * (@duckdb/node-api) running only the data statement on a copy of the same store, every row handed to
+ * JS. Everything else Almanac does per request (resolving the scheme, freshness, JSON, HTTP) counts
+ * against it. Then the first NAV request after the server first answers, an MCP tools/call against
+ * the REST call for the same question, and a load case (bench/http-load.ts) with the server's RSS
+ * after it. The server runs in a child process, as a user runs it; the client and native here.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { cpuMs, get, type Answer } from './http-client.js';
+import os from 'node:os';
+import path from 'node:path';
+import { NativeEngine } from './native-engine.js';
+import { PICK_SQL } from './mf.js';
+import { MIXED_IDS_SQL } from './cases.js';
+import { interleaved, ratio, type BenchResult, type Stats } from './lib.js';
+import { navStatement } from '../src/core/services/mf/nav.js';
+import { search } from '../src/core/services/mf/search.js';
+import { series } from '../src/core/services/indicators/series.js';
+import { parseSearchParams, type NavWindow } from '../src/core/contract/mf-params.js';
+import { loadCase } from './http-load.js';
+
+const WARMUPS = 3;
+const TIMED = 30;
+
+export interface ServedStore {
+  url: string;
+  pid: number;
+  /** ms from spawn to the server's first answer. */
+  firstAnswerMs: number;
+  stop(): Promise<void>;
+}
+
+/** `npm run cli -- serve` over `storeDir` on a free loopback port; resolves once it has answered. */
+export async function serve(storeDir: string): Promise<ServedStore> {
+  const t0 = performance.now();
+  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data', storeDir, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, HOME: os.tmpdir() },
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      const m = /Almanac local server: (http:\/\/[^/\s]+)\//.exec(out);
+      if (m) resolve(m[1]);
+    });
+    proc.once('exit', (code) => reject(new Error(`serve exited (${code}) before it listened: ${out}`)));
+  });
+  for (;;) {
+    const r = await get(new http.Agent(), `${url}/mf/v1/terms`).catch(() => null);
+    if (r?.status === 200) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return {
+    url,
+    pid: proc.pid!,
+    firstAnswerMs: performance.now() - t0,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' / ');
+const r1 = (n: number) => Math.round(n * 10) / 10;
+const spread = (s: Stats) => `median ${r1(s.median)} ms (min ${r1(s.min)}, p90 ${r1(s.p90)})`;
+
+/** Every call must succeed: a 4xx/5xx answered fast is no answer. */
+async function ok(a: Promise<Answer>, what: string): Promise<Answer> {
+  const r = await a;
+  if (r.status !== 200) throw new Error(`${what}: HTTP ${r.status}`);
+  return r;
+}
+
+export async function httpCases(storeDir: string, scratch: string, wants: (name: string) => boolean): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  const copy = path.join(scratch, 'native-copy');
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(storeDir, copy, { recursive: true, filter: (f) => !f.endsWith('.wal') });
+
+  // What to ask, chosen from the data by native DuckDB (not timed).
+  let native = await NativeEngine.over(copy);
+  const picked = await native.all<{ scheme_code: number; nav_date: string }>(PICK_SQL);
+  const [{ scheme_code: longest, n: longestRows }] = await native.all<{ scheme_code: number; n: number }>(
+    'SELECT scheme_code, count(*) AS n FROM mf.nav GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1',
+  );
+  const ids = (await native.all<{ indicator_id: string }>(MIXED_IDS_SQL)).map((r) => r.indicator_id);
+  const fifty = picked.map((p) => p.scheme_code).join(',');
+  const asOf = picked[0].nav_date.slice(0, 8) + '01';
+  await native.close();
+
+  /** The NAV service's own data statement (src/core/services/mf/nav.ts), on native, rows to JS. */
+  const dataStatement = (codes: number[], w: Partial<NavWindow>) => {
+    const { sql, params } = navStatement(codes, { latest: false, ...w });
+    return native.columns(sql, params);
+  };
+  const server = await serve(storeDir);
+  const served = performance.now();
+  try {
+    // The first NAV request after the server first answers, against native's first call on a fresh instance.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const firstNavName = 'http few-call: first NAV request after the server first answers';
+    if (wants(firstNavName)) {
+      const t0 = performance.now();
+      await ok(get(agent, `${server.url}/mf/v1/nav?scheme=${longest}`), 'first NAV');
+      const firstA = performance.now() - t0;
+      const opened = performance.now();
+      native = await NativeEngine.over(copy);
+      const openMs = performance.now() - opened;
+      const t1 = performance.now();
+      await dataStatement([longest], {});
+      const firstN = performance.now() - t1;
+      results.push({
+        case: firstNavName,
+        unit: 'ms',
+        measure: 'wall',
+        almanac: firstA,
+        reference: { name: "native DuckDB's first call on a fresh instance (data statement only)", value: firstN },
+        ratio: ratio(firstA, firstN),
+        target: '<= 3x native',
+        met: firstA <= 3 * firstN,
+        note: `the longest scheme (${longestRows} rows), asked ${Math.round(t0 - served)} ms after the server first answered (${Math.round(server.firstAnswerMs)} ms after spawn); native opened and attached in ${Math.round(openMs)} ms before it (not counted); load ${load()}`,
+      });
+    } else {
+      native = await NativeEngine.over(copy);
+    }
+
+    const cases: { name: string; path: string; native: () => Promise<unknown>; reference: string }[] = [
+      {
+        name: `http few-call: mf nav history, longest scheme (${longestRows} rows)`,
+        path: `/mf/v1/nav?scheme=${longest}`,
+        native: () => dataStatement([longest], {}),
+        reference: 'native DuckDB, the data statement only, rows to JS',
+      },
+      {
+        name: 'http few-call: mf nav history, one scheme',
+        path: `/mf/v1/nav?scheme=${picked[0].scheme_code}`,
+        native: () => dataStatement([picked[0].scheme_code], {}),
+        reference: 'native DuckDB, the data statement only, rows to JS',
+      },
+      {
+        name: 'http few-call: mf latest as of a date, 50 schemes',
+        path: `/mf/v1/nav?schemes=${fifty}&latest=true&to=${asOf}`,
+        native: () => dataStatement(picked.map((p) => p.scheme_code), { latest: true, to: asOf }),
+        reference: 'native DuckDB, the data statement only, rows to JS',
+      },
+      {
+        name: 'http few-call: mf search, three filters',
+        path: '/mf/v1/search?group=equity&plan=direct&option=growth',
+        native: () => search(native, parseSearchParams([['group', 'equity'], ['plan', 'direct'], ['option', 'growth']])),
+        reference: "native DuckDB running the service's statements (the same SQL), rows to JS",
+      },
+      {
+        name: 'http few-call: series, 10 mixed-frequency ids',
+        path: `/v1/series?ids=${ids.join(',')}`,
+        native: () => series(native, { ids, from: null, to: null, format: 'json' }),
+        reference: "native DuckDB running the service's statements (the same SQL), rows to JS",
+      },
+    ];
+    for (const c of cases) {
+      if (!wants(c.name)) continue;
+      const call = () => ok(get(agent, server.url + c.path), c.name);
+      for (let i = 0; i < WARMUPS; i++) {
+        await call();
+        await c.native();
+      }
+      const before = load();
+      const cpu0 = cpuMs(server.pid);
+      const [a, n] = await interleaved(call, c.native, TIMED);
+      const serverCpu = (cpuMs(server.pid) - cpu0) / TIMED;
+      results.push({
+        case: c.name,
+        unit: 'ms',
+        measure: 'wall',
+        almanac: a.wall,
+        reference: { name: c.reference, value: n.wall },
+        ratio: ratio(a.wall, n.wall),
+        target: '<= 2x native',
+        met: a.wall.median <= 2 * n.wall.median,
+        note:
+          `wall time, one keep-alive socket, ${WARMUPS} warm-ups then ${TIMED} calls alternating in runs of 5; Almanac ${spread(a.wall)}, native ${spread(n.wall)}; ` +
+          `CPU per call (what the machine's load does not inflate): the server ${r1(serverCpu)} ms (mean, 10 ms ticks), native ${r1(n.cpu.median)} ms (median); load ${before} -> ${load()}`,
+        detail: { server_cpu_ms_per_call: serverCpu, native_cpu: n.cpu },
+      });
+    }
+
+    const mcpName = 'http few-call: MCP tools/call mf_nav vs the REST call';
+    if (wants(mcpName)) {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'mf_nav', arguments: { scheme: String(picked[0].scheme_code) } } });
+      const mcp = () => ok(get(agent, `${server.url}/mcp`, body), 'mcp');
+      const rest = () => ok(get(agent, `${server.url}/mf/v1/nav?scheme=${picked[0].scheme_code}`), 'rest');
+      for (let i = 0; i < WARMUPS; i++) {
+        await mcp();
+        await rest();
+      }
+      const before = load();
+      const [m, r] = await interleaved(mcp, rest, TIMED);
+      results.push({
+        case: mcpName,
+        unit: 'ms',
+        measure: 'wall',
+        almanac: m.wall,
+        reference: { name: 'the same question over REST, same server', value: r.wall },
+        ratio: ratio(m.wall, r.wall),
+        target: '<= 2x REST',
+        met: m.wall.median <= 2 * r.wall.median,
+        note: `MCP ${spread(m.wall)}, REST ${spread(r.wall)}; load ${before} -> ${load()}`,
+      });
+    }
+    agent.destroy();
+    await native.close();
+
+    const loadName = "http load: a new connection's first answer";
+    if (wants('http load')) results.push(...(await loadCase(server, loadName)));
+  } finally {
+    await server.stop();
+    rmSync(copy, { recursive: true, force: true });
+  }
+  return results;
+}
+
