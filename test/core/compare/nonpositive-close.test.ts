@@ -119,7 +119,9 @@ describe('compare through a negative close, from market data', () => {
  *   to a fractional power);
  * - drawdown = W_t / max(1, max_{s<=t} W_s) - 1: the running peak includes the phantom baseline 1
  *   that to_drawdown_series/max_drawdown put before the first day (_get_baseline_value gives 1 for a
- *   first price of at most 10); it goes below -100% when W does. Calmar = CAGR / |min drawdown|;
+ *   first price of at most 10); it goes below -100% when W does. Calmar = CAGR / |min drawdown|, and
+ *   so is Max Drawdown when a drawdown period starts after the first day (drawdown_details finds no
+ *   other: '-', as in a series negative from its first day, since the benchmark has periods);
  * - Worst Day = min r (-36.98 / 18.31 - 1 when 2020-04-20 is in, -1 into a close of 0).
  */
 function semanticsDiffer(symbol: string, got: Record<string, unknown>, from: string, to: string): string[] {
@@ -143,6 +145,9 @@ function semanticsDiffer(symbol: string, got: Record<string, unknown>, from: str
     Calmar: cagr / Math.abs(Math.min(...dd)),
     'Worst Day': Math.min(...r),
   };
+  // drawdown periods exist when one starts after the first day (then they hold every day below the peak)
+  if (dd.some((x, i) => i > 0 && x < 0 && dd[i - 1] === 0)) want['Max Drawdown'] = Math.min(...dd);
+  else want['Max Drawdown'] = '-';
   return Object.entries(want)
     .filter(([k, v]) => (typeof v === 'number' ? !near(got[k], v) : got[k] !== v))
     .map(([k, v]) => `${k}: ${String(got[k])} != ${String(v)}`);
