@@ -26,7 +26,7 @@ const done = (o: unknown) => {
   return (o as Extract<SyncOutcome, { outcome: 'done' }>).summary;
 };
 
-/** Starts the desktop core exactly as electron/main.cjs does and drives it through the IPC handlers. */
+/** Starts the desktop core exactly as electron/main.js does and drives it through the IPC handlers. */
 describe('desktop core through its IPC handlers', () => {
   let root = '';
   let publisher: Publisher;
