@@ -56,9 +56,10 @@ interface Period {
   firstIndex: number;
 }
 
-function drawdown(dates: string[], r: number[]): { dd: number[]; periods: Period[] } {
+/** `base`: the phantom first peak, from the symbol's first price (_get_baseline_value). */
+function drawdown(dates: string[], r: number[], base: number): { dd: number[]; periods: Period[] } {
   let cp = 1;
-  let peak = 1;
+  let peak = base;
   const dd = r.map((x, i) => {
     cp = i === 0 ? 1 + x : cp * (1 + x);
     const price = 1 + (cp - 1);
@@ -147,8 +148,10 @@ export function plainMetrics(symbol: PriceSeries, benchmark: PriceSeries, rf: nu
   const psrVar = (1 + 0.5 * sh * sh - skew * sh + ((kurt - 3) / 4) * sh * sh) / (n - 1);
   const psr = psrVar >= 0 ? normCdf((sh - rf) / Math.sqrt(psrVar)) : Number.NaN;
 
-  const { dd, periods } = drawdown(dates, r);
-  const bdd = drawdown(dates, bm);
+  const first = 1 + r[0];
+  const base = first > 1000 ? 1e5 : first > 10 ? 100 : 1;
+  const { dd, periods } = drawdown(dates, r, base);
+  const bdd = drawdown(dates, bm, base);
   const maxAll = Math.min(0, ...dd);
   const ulcer = Math.sqrt(sum(dd.map((x) => x * x)) / (n - 1));
   const ddSd = std(dd);

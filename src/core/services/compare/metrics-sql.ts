@@ -16,13 +16,22 @@ const SLOTS = Array.from({ length: MAX_SYMBOLS }, (_, k) => k + 1);
  * filtering first would make DuckDB join on the date and lose the order. `d0` lets the statement
  * check that order.
  */
+/**
+ * The phantom day before the first that to_drawdown_series/max_drawdown put at the start of both
+ * columns: _get_baseline_value reads the symbol's first price (1 + its first return) and takes 1e5
+ * above 1000, 100 above 10, else 1. A first-day return above 900% (from a tiny or a negative close,
+ * -1 to -20 say) so sets the running peak at 100.
+ */
+const BASELINE = `(CASE WHEN max(CASE WHEN day_one THEN pr END) OVER (ROWS UNBOUNDED PRECEDING) > 1000 THEN 1e5
+  WHEN max(CASE WHEN day_one THEN pr END) OVER (ROWS UNBOUNDED PRECEDING) > 10 THEN 100e0 ELSE 1e0 END)`;
+
 function perSlot(k: number): string {
   return `  SELECT * EXCLUDE (keep) FROM (
     SELECT *, max(CASE WHEN dd = 0 THEN i ELSE 0 END) OVER (ROWS UNBOUNDED PRECEDING) AS zi,
       ddb < 0 AND (day_one OR lag(ddb) OVER () = 0) AS start_b
     FROM (
-      SELECT *, pr / greatest(1.0, max(pr) OVER (ROWS UNBOUNDED PRECEDING)) - 1 AS dd,
-        pb / greatest(1.0, max(pb) OVER (ROWS UNBOUNDED PRECEDING)) - 1 AS ddb,
+      SELECT *, pr / greatest(${BASELINE}, max(pr) OVER (ROWS UNBOUNDED PRECEDING)) - 1 AS dd,
+        pb / greatest(${BASELINE}, max(pb) OVER (ROWS UNBOUNDED PRECEDING)) - 1 AS ddb,
         max(CASE WHEN day_one OR sign(r) <> sg0 THEN i END) OVER (ROWS UNBOUNDED PRECEDING) AS runstart
       FROM (
         SELECT *, 1 + (product(1 + r) FILTER (keep) OVER (ROWS UNBOUNDED PRECEDING) - 1) AS pr,
