@@ -1,5 +1,4 @@
 import type { Engine } from '../../engine/engine.js';
-import { MfError } from '../../contract/mf-params.js';
 
 /** The store's record of the synced generation (main.sync_status), when the store wrote one. */
 export const SYNC_STATUS_EXISTS_SQL = `SELECT count(*) AS n FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = 'sync_status'`;
@@ -26,20 +25,4 @@ export function notModifiedSince(lastModified: Date, ifModifiedSince: string | u
   if (!ifModifiedSince) return false;
   const since = Date.parse(ifModifiedSince);
   return Number.isFinite(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
-}
-
-/**
- * A query over MF tables that are not there (nothing synced yet) is the machine's state, not a bug:
- * it becomes a 503 that says what to do. Anything else stays an error.
- */
-export function asMissingData(err: unknown): MfError | null {
-  const msg = err instanceof Error ? err.message : '';
-  if (!/Catalog Error: (Table with name (nav|latest) does not exist|.*\bmf\b.*does not exist)/.test(msg)) return null;
-  return new MfError({
-    status: 503,
-    error: 'service_unavailable',
-    code: 'no_local_data',
-    message: 'No mutual fund data on this machine yet.',
-    hint: 'Sync the MF dataset first (the app\'s Data page, or the CLI sync command), then retry.',
-  });
 }
