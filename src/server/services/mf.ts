@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import parseRange from 'range-parser';
 import { z } from 'zod';
 import {
   DOWNLOAD_PARAMS,
@@ -21,7 +20,8 @@ import { catalog, terms } from '../../core/services/mf/catalog.js';
 import { search } from '../../core/services/mf/search.js';
 import { nav } from '../../core/services/mf/nav.js';
 import { latestSnapshotCsv } from '../../core/services/mf/snapshot.js';
-import { dataLastModified, notModifiedSince } from '../../core/services/mf/freshness.js';
+import { dataLastModified } from '../../core/services/mf/freshness.js';
+import { planResponse } from '../../core/http/freshness.js';
 import type { Endpoint, Service, ServiceModule } from '../service.js';
 import { toQuery } from '../service.js';
 
@@ -71,7 +71,8 @@ const mf: ServiceModule = (deps): Service => {
   const sendNav = async (req: FastifyRequest, reply: FastifyReply, params: NavParams) => {
     const lastModified = await dataLastModified(deps.engine);
     reply.header('last-modified', lastModified.toUTCString());
-    if (notModifiedSince(lastModified, req.headers['if-modified-since'])) return reply.code(304).send();
+    const lastModifiedSeconds = Math.floor(lastModified.getTime() / 1000);
+    if (planResponse({ 'if-modified-since': req.headers['if-modified-since'] }, { lastModifiedSeconds }).status === 304) return reply.code(304).send();
     return reply.send(await nav(deps.engine, params));
   };
 
@@ -88,25 +89,16 @@ const mf: ServiceModule = (deps): Service => {
     }
     const [snap, lastModified] = await Promise.all([latestSnapshotCsv(deps.engine), dataLastModified(deps.engine)]);
     reply.header('etag', snap.etag).header('last-modified', lastModified.toUTCString());
-    const inm = req.headers['if-none-match'];
-    const fresh = inm !== undefined ? inm.split(',').some((t) => t.trim() === snap.etag || t.trim() === '*') : notModifiedSince(lastModified, req.headers['if-modified-since']);
-    if (fresh) return reply.code(304).send();
     const body = Buffer.from(snap.csv, 'utf8');
+    const plan = planResponse(req.headers, { etag: snap.etag, lastModifiedSeconds: Math.floor(lastModified.getTime() / 1000), size: body.length });
+    if (plan.status === 304) return reply.code(304).send();
     reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="mf_nav_master_latest.csv"')
       .header('accept-ranges', 'bytes');
-    // One byte range gets a 206 (an If-Range naming an older version gets the whole file); several
-    // ranges or a malformed header get the whole file, which RFC 9110 allows.
-    const range = req.headers.range;
-    const ifRange = req.headers['if-range'];
-    if (range && (ifRange === undefined || ifRange === snap.etag)) {
-      const ranges = parseRange(body.length, range, { combine: true });
-      if (ranges === -1) return reply.code(416).header('content-range', `bytes */${body.length}`).send();
-      if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1) {
-        const { start, end } = ranges[0];
-        return reply.code(206).header('content-range', `bytes ${start}-${end}/${body.length}`).send(body.subarray(start, end + 1));
-      }
+    if (plan.status === 416) return reply.code(416).header('content-range', `bytes */${body.length}`).send();
+    if (plan.status === 206) {
+      return reply.code(206).header('content-range', `bytes ${plan.start}-${plan.end}/${body.length}`).send(body.subarray(plan.start, plan.end + 1));
     }
     return reply.send(body);
   };
