@@ -49,9 +49,12 @@ export function mountMcp(app: FastifyInstance, deps: ServerDeps, services: reado
     reply.raw.on('close', () => {
       // An answer cut short may leave a tool running on this server: that one is not reused.
       const whole = reply.raw.writableFinished;
-      void server.close().then(() => {
-        if (whole && idle.length < POOL_MAX) idle.push(server);
-      });
+      server.close().then(
+        () => {
+          if (whole && idle.length < POOL_MAX) idle.push(server);
+        },
+        () => undefined, // a server that did not close cleanly is dropped, not reused
+      );
     });
     await server.connect(transport);
     await transport.handleRequest(req.raw, reply.raw, req.body);
