@@ -29,7 +29,14 @@ function quantile(a: number[], q: number): number {
   return t >= 0.5 ? x1 - (x1 - x0) * (1 - t) : x0 + (x1 - x0) * t;
 }
 const ratioOrNaN = (a: number, b: number) => (b === 0 || Number.isNaN(b) ? Number.NaN : a / b);
-const returnsOf = (p: PriceSeries) => ({ dates: p.dates.slice(1), r: p.closes.slice(1).map((c, i) => c / p.closes[i] - 1) });
+/**
+ * pct_change (`raw`), below -100% through a negative close, ±inf or NaN out of a close of 0; `r` is
+ * that with the non-numbers 0, as _prepare_returns cleans them.
+ */
+function returnsOf(p: PriceSeries) {
+  const raw = p.closes.slice(1).map((c, i) => c / p.closes[i] - 1);
+  return { dates: p.dates.slice(1), raw, r: raw.map((x) => (Number.isFinite(x) ? x : 0)) };
+}
 
 function shiftDate(d: string, months: number): string {
   const [y, m, day] = d.split('-').map(Number);
@@ -93,13 +100,14 @@ export function plainMetrics(symbol: PriceSeries, benchmark: PriceSeries, rf: nu
     b = s.dates.map((d) => at.get(d)!);
   } else {
     let cp = 1;
-    const bp = b0.r.map((x) => 1 + ((cp *= 1 + x) - 1));
+    // to_prices: NaN counts as 0 and ±inf leaves that day's price NaN (cumprod skips it)
+    const bp = b0.raw.map((x) => (Math.abs(x) === Infinity ? Number.NaN : 1 + ((cp *= 1 + (Number.isNaN(x) ? 0 : x)) - 1)));
     let k = 0;
     const px = s.dates.map((d) => {
       while (k < b0.dates.length && b0.dates[k] < d) k++;
       return k < b0.dates.length ? bp[k] : Number.NaN;
     });
-    b = px.map((p, i) => (i === 0 ? 0 : p / px[i - 1] - 1)).map((x) => (Number.isNaN(x) ? 0 : x));
+    b = px.map((p, i) => (i === 0 ? 0 : p / px[i - 1] - 1)).map((x) => (Number.isFinite(x) ? x : 0));
   }
   const firstNz = (a: number[]) => Math.max(0, a.findIndex((x) => x !== 0));
   const loc = Math.max(firstNz(s.r), firstNz(b));

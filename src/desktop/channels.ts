@@ -1,6 +1,6 @@
 /**
  * The narrow API between the window and the desktop core, as both sides name it. Pure: the renderer
- * imports it (types, the channel list); electron/preload.cjs repeats the list, because a sandboxed
+ * imports it (types, the channel list); electron/preload.js repeats the list, because a sandboxed
  * preload can require nothing but Electron (test/desktop/security-settings.test.ts keeps them equal).
  */
 import type { SyncEvent } from '../core/sync/progress.js';

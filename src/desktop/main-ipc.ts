@@ -8,7 +8,7 @@ import { isInternalUrl } from './security.js';
 export type Send = (channel: typeof PROGRESS_CHANNEL, event: SyncEvent) => void;
 
 /**
- * What electron/main.cjs registers for every channel: the sender must be the app's own page, then
+ * What electron/main.js registers for every channel: the sender must be the app's own page, then
  * the core answers. The Chromium test (test/desktop/app.test.ts) drives the same function over
  * Playwright's bindings instead of Electron's IPC.
  */

@@ -1,6 +1,7 @@
 /**
- * Electron security policy as plain data and pure functions, so it is tested in Node and main.cjs only
- * applies it. Each point maps to Electron's security checklist (docs/desktop.md).
+ * Electron security policy as plain data and pure functions, so it is tested in Node and electron/main.js
+ * only applies it (writing the window's options and the CSP out literally, for scanners; a test keeps
+ * them equal to these). Each point maps to Electron's security checklist (docs/desktop.md).
  */
 
 /** webPreferences for every window: no Node in the renderer, isolated and sandboxed. */
@@ -14,6 +15,8 @@ export const WEB_PREFERENCES = {
   experimentalFeatures: false,
   webviewTag: false,
   spellcheck: false,
+  /** Middle-click would open a link in a new window: off, as electronegativity's AUXCLICK check asks. */
+  disableBlinkFeatures: 'Auxclick',
 } as const;
 
 /** The renderer loads only the packaged app; data goes through the main process, never fetch(). */
@@ -63,4 +66,14 @@ export function isAllowedExternalUrl(url: string, allowlist: readonly string[] =
   } catch {
     return false;
   }
+}
+
+/**
+ * Opens `url` in the system browser through `open` (Electron's `shell.openExternal`) when it passes
+ * isAllowedExternalUrl; anything else is dropped. Resolves whether it was opened.
+ */
+export async function openIfAllowed(url: string, open: (url: string) => Promise<void>): Promise<boolean> {
+  if (!isAllowedExternalUrl(url)) return false;
+  await open(url);
+  return true;
 }

@@ -19,9 +19,9 @@ import { hasChromium, launch, screenshot, type Session } from '../e2e/browser.js
 /**
  * The desktop app as a user meets it, in real Chromium: the built app (dist/), served by the desktop's
  * own protocol handler (so the same files and the same CSP header), with `window.almanacDesktop` made
- * by electron/preload.cjs itself, running in the page. Only Electron's transport is substituted: the
+ * by electron/preload.js itself, running in the page. Only Electron's transport is substituted: the
  * preload's `ipcRenderer` forwards over a Playwright binding to a REAL desktop core in this process,
- * started as main.cjs starts it and answering through main's own `ipcAnswerer` (sender check
+ * started as main.js starts it and answering through main's own `ipcAnswerer` (sender check
  * included); progress comes back the way `event.sender.send` would bring it.
  */
 
@@ -64,7 +64,7 @@ async function freePort(): Promise<number> {
 /** Serves dist/ through appResponse, as main's app:// handler does, on loopback http. */
 async function serveDesktopApp(): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(async (req, res) => {
-    const r = await appResponse(dist, `${APP_SCHEME}://${APP_HOST}${req.url ?? '/'}`);
+    const r = await appResponse({ dist, url: `${APP_SCHEME}://${APP_HOST}${req.url ?? '/'}` });
     res.writeHead(r.status, Object.fromEntries(r.headers));
     res.end(Buffer.from(await r.arrayBuffer()));
   });
@@ -115,7 +115,7 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'index.html')))('des
         return { error: `Error invoking remote method '${channel}': ${String(e)}` };
       }
     });
-    await page.addInitScript(bridgeScript(readFileSync('electron/preload.cjs', 'utf8')));
+    await page.addInitScript(bridgeScript(readFileSync('electron/preload.js', 'utf8')));
   }, 300_000);
 
   afterAll(async () => {

@@ -26,7 +26,7 @@ const done = (o: unknown) => {
   return (o as Extract<SyncOutcome, { outcome: 'done' }>).summary;
 };
 
-/** Starts the desktop core exactly as electron/main.cjs does and drives it through the IPC handlers. */
+/** Starts the desktop core exactly as electron/main.js does and drives it through the IPC handlers. */
 describe('desktop core through its IPC handlers', () => {
   let root = '';
   let publisher: Publisher;
@@ -127,7 +127,7 @@ describe('desktop core through its IPC handlers', () => {
     expect(cmp.status).toBe(200);
     expect(JSON.stringify(await cmp.json())).toContain('ACME');
     // A bad line is named and nothing changes.
-    await expect(core.handle('store:import-prices', { csv: 'date,symbol,close\n2026-01-09,ACME,-1\n' })).rejects.toThrow(/line 2: close -1 must be positive/);
+    await expect(core.handle('store:import-prices', { csv: 'date,symbol,close\n2026-01-09,ACME,n/a\n' })).rejects.toThrow(/line 2: close 'n\/a' is not a number/);
     expect(await count(core, 'SELECT count(*) AS n FROM user.prices')).toBe(10);
     await expect(core.handle('store:import-prices', { csv: 7 })).rejects.toThrow(/csv must be text/);
 

@@ -2,14 +2,14 @@ import { describe, it, expect } from 'vitest';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { isAllowedExternalUrl, isAllowedPermission, isInternalUrl, WEB_PREFERENCES, CONTENT_SECURITY_POLICY } from '../../src/desktop/security.js';
+import { isAllowedExternalUrl, isAllowedPermission, isInternalUrl, openIfAllowed, WEB_PREFERENCES, CONTENT_SECURITY_POLICY } from '../../src/desktop/security.js';
 import { CHANNELS } from '../../src/desktop/channels.js';
 import { APP_URL, appResponse } from '../../src/desktop/app-protocol.js';
 import { DEFAULT_SETTINGS, loadSettings, saveSettings, validateSettings } from '../../src/desktop/settings.js';
 
 describe('desktop security policy', () => {
   it('isolates and sandboxes the renderer', () => {
-    expect(WEB_PREFERENCES).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webviewTag: false });
+    expect(WEB_PREFERENCES).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, disableBlinkFeatures: 'Auxclick' });
     expect(CONTENT_SECURITY_POLICY).toContain("connect-src 'self'");
     expect(CONTENT_SECURITY_POLICY).not.toContain("'unsafe-eval'");
   });
@@ -33,7 +33,7 @@ describe('desktop security policy', () => {
   });
 
   it('exposes exactly the core’s channels in the preload', async () => {
-    const preload = await readFile('electron/preload.cjs', 'utf8');
+    const preload = await readFile('electron/preload.js', 'utf8');
     const list = /const CHANNELS = \[([^\]]*)\]/.exec(preload)![1];
     expect([...list.matchAll(/'([^']+)'/g)].map((m) => m[1])).toEqual([...CHANNELS]);
   });
@@ -42,16 +42,16 @@ describe('desktop security policy', () => {
     const dist = await mkdtemp(path.join(tmpdir(), 'almanac-dist-'));
     await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Almanac</title>');
     await writeFile(path.join(path.dirname(dist), 'secret.txt'), 'not for the window');
-    const index = await appResponse(dist, 'app://almanac/');
+    const index = await appResponse({ dist, url: 'app://almanac/' });
     expect(index.status).toBe(200);
     expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(index.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
     expect(await index.text()).toContain('Almanac');
-    expect((await appResponse(dist, 'app://almanac/index.html?x=1#/data')).status).toBe(200);
+    expect((await appResponse({ dist, url: 'app://almanac/index.html?x=1#/data' })).status).toBe(200);
     for (const url of ['app://almanac/%2e%2e/secret.txt', 'app://almanac/..%2fsecret.txt', 'app://almanac/../secret.txt', 'app://other/index.html', 'file:///etc/passwd', 'app://almanac/missing.js']) {
-      expect((await appResponse(dist, url)).status, url).toBe(404);
+      expect((await appResponse({ dist, url })).status, url).toBe(404);
     }
-    expect((await appResponse(dist, 'app://almanac/%E0%A4%A')).status).toBe(400);
+    expect((await appResponse({ dist, url: 'app://almanac/%E0%A4%A' })).status).toBe(400);
   });
 
   it('opens only allowlisted https links externally', () => {
@@ -61,6 +61,15 @@ describe('desktop security policy', () => {
     expect(isAllowedExternalUrl('https://user:pw@github.com/')).toBe(false);
     expect(isAllowedExternalUrl('file:///etc/passwd')).toBe(false);
     expect(isAllowedExternalUrl('javascript:alert(1)')).toBe(false);
+  });
+
+  it('hands only allowlisted links to the system browser', async () => {
+    const opened: string[] = [];
+    const open = async (url: string) => void opened.push(url);
+    expect(await openIfAllowed('https://github.com/x', open)).toBe(true);
+    expect(await openIfAllowed('http://github.com/x', open)).toBe(false);
+    expect(await openIfAllowed('file:///etc/passwd', open)).toBe(false);
+    expect(opened).toEqual(['https://github.com/x']);
   });
 });
 

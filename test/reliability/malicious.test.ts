@@ -17,12 +17,16 @@ import { sync } from '../../src/core/sync/sync.js';
 import { fileState, readState, setChoice } from '../../src/core/sync/state.js';
 import { nodeHost } from '../../src/core/store/node.js';
 import type { Service } from '../../src/core/sync/datasets.js';
+import { tinyData } from '../helpers/tiny-data.js';
 import { checksums } from './store-check.js';
 import { hostilePublisher, type HostileFile } from './hostile.js';
 import { LONG, writeFigures } from './figures.js';
 
 const MIB = 2 ** 20;
-/** The unpack cap the campaign runs with (the default, 16 GiB, is too big to fill in a test). */
+/**
+ * The unpack limit most of the campaign runs with (the default, 16 GiB, is too big to fill in a test).
+ * The `plausible` scenarios run with the defaults, where the cap that stops a bomb is its ratio.
+ */
 const CAP = 8 * MIB;
 
 const surveillance = (n: number) => ({
@@ -52,8 +56,9 @@ function tree(root: string, skip: string): Record<string, string> {
   return out;
 }
 
+/** Bytes of the files in `dir`; a file removed between the listing and its stat counts nothing. */
 function dirBytes(dir: string): number {
-  return fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
+  return fs.readdirSync(dir).reduce((n, f) => n + (fs.statSync(path.join(dir, f), { throwIfNoEntry: false })?.size ?? 0), 0);
 }
 
 const zeros = (n: number) => Buffer.alloc(n, 0);
@@ -61,7 +66,14 @@ const csvRows = (bytes: number) => Buffer.from(CSV_HEADER + CSV_ROW.repeat(Math.
 /** A gzip file of `members` members of 1 MiB of rows each (RFC 1952 allows many): ~3 KiB per MiB inflated. */
 const gzipMembers = (members: number, header = CSV_HEADER) =>
   Buffer.concat([gzipSync(header), ...Array<Buffer>(members).fill(gzipSync(CSV_ROW.repeat(Math.ceil(MIB / CSV_ROW.length)), { level: 9 }))]);
-const CAPPED = /unpacks to more than 8388608 bytes; refused/;
+/** `n` MiB of zeros as a gzip of 16 MiB members (RFC 1952 allows many): ~16 KiB per member, cheap to build at any size. */
+const gzipZeros = (n: number) => Buffer.concat(Array<Buffer>(Math.ceil(n / 16)).fill(gzipSync(zeros(16 * MIB), { level: 9 })));
+const CAPPED = /unpacks to more than 8388608 bytes \(the unpack limit\); refused, the data already here is kept/;
+/** The default caps: above the 64 MiB floor, 100x the compressed bytes (docs/sync.md, "Unpacking"). */
+const IMPLAUSIBLE = /unpacks to more than 67108864 bytes \(implausible for \d+ compressed bytes: over 100x and over 67108864 bytes\); refused, the data already here is kept/;
+/** The store may grow by at most this much while a bomb is refused (issue 24), the process's memory by this. */
+const STORE_GROWTH = 200e6;
+const RSS_GROWTH = 256 * MIB;
 
 interface Scenario {
   label: string;
@@ -73,7 +85,20 @@ interface Scenario {
   error: RegExp;
   /** Only the manifest may be requested (names refused before any download). */
   manifestOnly?: boolean;
+  /** Runs with the default caps (no unpack limit given): only the ratio and the space left stop it. */
+  plausible?: boolean;
 }
+
+/** Bombs just above the floor (so they stay cheap), inside a zip and a gzip, against the default caps. */
+const PLAUSIBLE: Scenario[] = [
+  { label: 'default caps: duckdb gzip bomb (80 MiB of zeros)', service: 'indicators', plausible: true, files: () => ({ 'indicators_all.duckdb.gz': { body: gzipZeros(80) } }), error: IMPLAUSIBLE },
+  { label: 'default caps: duckdb zip bomb (80 MiB of zeros)', service: 'indicators', plausible: true, files: () => ({ 'indicators_all.duckdb.zip': { body: Buffer.from(zipSync({ 'indicators_all.duckdb': zeros(80 * MIB), 'README.md': strToU8('x') }, { level: 9 })) } }), error: IMPLAUSIBLE },
+  { label: 'default caps: csv.gz of valid rows in 80 members (80 MiB)', choice: 'csv.gz', plausible: true, files: () => ({ 'surveillance_flags.csv.gz': { body: gzipMembers(80), rows: 3 } }), error: IMPLAUSIBLE },
+  { label: 'default caps: csv.zip of valid rows (80 MiB)', choice: 'csv.zip', plausible: true, files: () => ({ 'surveillance_flags.csv.zip': { body: Buffer.from(zipSync({ 'surveillance_flags.csv': csvRows(80 * MIB) }, { level: 9 })) } }), error: IMPLAUSIBLE },
+  ...(LONG
+    ? [{ label: 'default caps: duckdb gzip bomb (1 GiB of zeros, as found in issue 24)', service: 'indicators' as const, plausible: true, files: () => ({ 'indicators_all.duckdb.gz': { body: gzipZeros(1024) } }), error: IMPLAUSIBLE }]
+    : []),
+];
 
 const evilName = (name: string): Scenario => ({
   label: `manifest name ${JSON.stringify(name.length > 40 ? `${name.slice(0, 20)}…(${name.length})` : name)}`,
@@ -90,6 +115,7 @@ const NAMES = [
 ];
 
 const SCENARIOS: Scenario[] = [
+  ...PLAUSIBLE,
   ...NAMES.map(evilName),
   { label: 'manifest is not JSON', files: () => ({}), raw: '{"files": ', error: /manifest refused: not JSON/ },
   { label: 'manifest without files', files: () => ({}), raw: '{"files": []}', error: /no `files` object/ },
@@ -107,8 +133,8 @@ const SCENARIOS: Scenario[] = [
   { label: 'fake parquet (magic only)', files: () => ({ 'surveillance_flags.parquet': { body: Buffer.concat([Buffer.from('PAR1'), randomBytes(2000), Buffer.from('PAR1')]) } }), error: /surveillance_flags\.parquet: .*(parquet|EOF)/i },
   { label: 'truncated parquet', files: () => ({ 'surveillance_flags.parquet': { body: good.subarray(0, good.length - 30) } }), error: /surveillance_flags\.parquet: .*(parquet|EOF)/i },
   { label: 'empty file', files: () => ({ 'surveillance_flags.parquet': { body: Buffer.alloc(0) } }), error: /surveillance_flags\.parquet: .*(parquet|EOF)/i },
-  { label: 'zip bomb (csv.zip, 32 MiB of rows)', choice: 'csv.zip', files: () => ({ 'surveillance_flags.csv.zip': { body: Buffer.from(zipSync({ 'surveillance_flags.csv': csvRows(32 * MIB) }, { level: 9 })) } }), error: /unpacks to more than 8388608 bytes; refused/ },
-  { label: 'zip bomb (zeros, 64 MiB)', choice: 'csv.zip', files: () => ({ 'surveillance_flags.csv.zip': { body: Buffer.from(zipSync({ 'surveillance_flags.csv': zeros(64 * MIB) }, { level: 9 })) } }), error: /unpacks to more than 8388608 bytes; refused/ },
+  { label: 'zip bomb (csv.zip, 32 MiB of rows)', choice: 'csv.zip', files: () => ({ 'surveillance_flags.csv.zip': { body: Buffer.from(zipSync({ 'surveillance_flags.csv': csvRows(32 * MIB) }, { level: 9 })) } }), error: CAPPED },
+  { label: 'zip bomb (zeros, 64 MiB)', choice: 'csv.zip', files: () => ({ 'surveillance_flags.csv.zip': { body: Buffer.from(zipSync({ 'surveillance_flags.csv': zeros(64 * MIB) }, { level: 9 })) } }), error: CAPPED },
   ...['../../evil.csv', '/tmp/evil.csv', '..\\evil.csv', 'C:/evil.csv', 'a/../../evil.csv'].map((entry): Scenario => ({
     label: `zip-slip entry ${JSON.stringify(entry)}`,
     choice: 'csv.zip',
@@ -125,7 +151,7 @@ const SCENARIOS: Scenario[] = [
   { label: 'gzip that is not gzip', choice: 'csv.gz', files: () => ({ 'surveillance_flags.csv.gz': { body: randomBytes(3000) } }), error: /surveillance_flags\.csv\.gz/ },
   { label: 'fake duckdb (random bytes, gz)', service: 'indicators', files: () => ({ 'indicators_all.duckdb.gz': { body: gzipSync(randomBytes(64 * 1024)) } }), error: /indicators/ },
   { label: 'fake duckdb (text, zip)', service: 'indicators', files: () => ({ 'indicators_all.duckdb.zip': { body: Buffer.from(zipSync({ 'indicators_all.duckdb': strToU8('DUCK'.repeat(5000)) })) } }), error: /indicators/ },
-  { label: 'duckdb gzip bomb (64 MiB of zeros)', service: 'indicators', files: () => ({ 'indicators_all.duckdb.gz': { body: gzipSync(zeros(64 * MIB), { level: 9 }) } }), error: /unpacks to more than 8388608 bytes; refused/ },
+  { label: 'duckdb gzip bomb (64 MiB of zeros)', service: 'indicators', files: () => ({ 'indicators_all.duckdb.gz': { body: gzipSync(zeros(64 * MIB), { level: 9 }) } }), error: CAPPED },
   { label: 'duckdb zip-slip', service: 'indicators', files: () => ({ 'indicators_all.duckdb.zip': { body: Buffer.from(zipSync({ '../indicators_all.duckdb': randomBytes(100) })) } }), error: /refused zip entry/ },
   ...(LONG
     ? [
@@ -141,7 +167,8 @@ describe('malicious publisher campaign', { timeout: 900_000 }, () => {
   let store: string;
   let sentinel: Record<string, string>;
   let previous: Awaited<ReturnType<typeof checksums>>;
-  const tally = { scenarios: 0, failures: 0, 'writes outside the store': 0, 'clear errors': 0, 'peak store bytes': 0, 'peak RSS MiB': 0 };
+  let indicators: Awaited<ReturnType<typeof checksums>>;
+  const tally = { scenarios: 0, failures: 0, 'writes outside the store': 0, 'clear errors': 0, 'peak store growth bytes': 0, 'peak RSS growth MiB': 0, 'peak RSS MiB': 0 };
 
   beforeAll(async () => {
     srv = await hostilePublisher();
@@ -157,6 +184,13 @@ describe('malicious publisher campaign', { timeout: 900_000 }, () => {
     expect(s.errors).toEqual([]);
     previous = await checksums(store, 'flags');
     expect(previous.tables.surveillance_flags.n).toBe(3);
+    // A real indicators generation too (the generator's tiny indicators_all.duckdb.gz), for the DuckDB bombs to spare.
+    const all = 'indicators_all.duckdb.gz';
+    srv.publish('indicators', { [all]: { body: fs.readFileSync(path.join(await tinyData('indicators'), all)) } });
+    const i = await sync({ storage: host.storage, host, source: srv.url, only: ['indicators'], rules: NO_LIMITS });
+    expect(i.errors).toEqual([]);
+    indicators = await checksums(store, 'indicators');
+    expect(Object.keys(indicators.tables).length).toBeGreaterThan(0);
     sentinel = tree(root, store);
   }, 300_000);
 
@@ -168,8 +202,8 @@ describe('malicious publisher campaign', { timeout: 900_000 }, () => {
       title: 'Malicious publishers',
       checks: [
         `${SCENARIOS.length} hostile publishers (traversal names, lying sizes and row counts, zip and gzip bombs, zip-slip, fake parquet and DuckDB), each synced into one store nested in a sentinel tree.`,
-        'After each: every file around the store hashes as before; the previous flags data answers the same rows and hashes; the sync reports an error naming what was refused; unpacking (zip, .duckdb.gz, csv.gz and tsv.gz alike) is capped (8 MiB in this campaign).',
-        'Peak store bytes: the largest the store directory grew during any scenario; peak RSS: the test process high-water mark.',
+        'After each: every file around the store hashes as before; the previous flags and indicators data answer the same rows and hashes; the sync reports an error naming what was refused; unpacking (zip, .duckdb.gz, csv.gz and tsv.gz alike) is capped (8 MiB in this campaign, except the default-caps bombs, which the 64 MiB floor and 100x ratio stop).',
+        'Peak store growth: the most the store directory grew during any scenario, sampled every 5 ms while the sync runs (must stay under 200 MB); peak RSS growth: the most the test process RSS rose during a sync, sampled alike (under 256 MiB for the default-caps bombs); peak RSS: the test process high-water mark.',
       ],
       counts: tally,
     });
@@ -182,8 +216,29 @@ describe('malicious publisher campaign', { timeout: 900_000 }, () => {
       const host = nodeHost(store);
       await setChoice(fileState(host.storage), 'flags', (sc.choice ?? 'auto') as never);
       srv.publish(service, sc.files(), sc.raw);
-      const s = await sync({ storage: host.storage, host, source: srv.url, only: [service], retry: { baseMs: 5, attempts: 3 }, maxUnpackedBytes: CAP, rules: NO_LIMITS });
-      tally['peak store bytes'] = Math.max(tally['peak store bytes'], dirBytes(store));
+      // The store's size is sampled while the sync runs (a refused unpack is removed before it returns).
+      const before = dirBytes(store);
+      const rssBefore = process.memoryUsage.rss();
+      let peakRss = rssBefore;
+      let peak = before;
+      const sample = setInterval(() => {
+        peak = Math.max(peak, dirBytes(store));
+        peakRss = Math.max(peakRss, process.memoryUsage.rss());
+      }, 5);
+      let s;
+      try {
+        s = await sync({ storage: host.storage, host, source: srv.url, only: [service], retry: { baseMs: 5, attempts: 3 }, maxUnpackedBytes: sc.plausible ? undefined : CAP, rules: NO_LIMITS });
+      } finally {
+        clearInterval(sample);
+      }
+      const growth = Math.max(peak, dirBytes(store)) - before;
+      // Memory may not follow the bomb: unpack holds one slice's output at a time (~16 MiB); the rest is
+      // the sync's own engine.
+      const rssGrowth = peakRss - rssBefore;
+      tally['peak RSS growth MiB'] = Math.max(tally['peak RSS growth MiB'], Math.round(rssGrowth / MIB));
+      if (sc.plausible) expect(rssGrowth).toBeLessThan(RSS_GROWTH);
+      tally['peak store growth bytes'] = Math.max(tally['peak store growth bytes'], growth);
+      expect(growth).toBeLessThan(STORE_GROWTH);
       const outside = tree(root, store);
       const changed = [...new Set([...Object.keys(outside), ...Object.keys(sentinel)])].filter((k) => outside[k] !== sentinel[k]);
       tally['writes outside the store'] += changed.length;
@@ -195,14 +250,17 @@ describe('malicious publisher campaign', { timeout: 900_000 }, () => {
       if (sc.manifestOnly) expect(srv.seen).toEqual([srv.seen[0]]);
       // A refused file may still bring a new generation, rebuilt from the files kept: the same tables
       // and row counts here, the same row hashes in the last test (opening the store costs seconds).
-      const now = (await readState(host.storage)).datasets.flags!;
-      expect(Object.fromEntries(Object.entries(now.tables).map(([t, v]) => [t, v.rows]))).toEqual({ surveillance_flags: 3 });
+      const now = (await readState(host.storage)).datasets;
+      const rows = (d: (typeof now)['flags']) => Object.fromEntries(Object.entries(d!.tables).map(([t, v]) => [t, v.rows]));
+      expect(rows(now.flags)).toEqual({ surveillance_flags: 3 });
+      if (service === 'indicators') expect(rows(now.indicators)).toEqual(Object.fromEntries(Object.entries(indicators.tables).map(([t, v]) => [t, v.n])));
     } catch (e) {
       tally.failures++;
       throw e;
     }
   });
-  it('afterwards the previous flags data answers the same rows and row hashes', async () => {
+  it('afterwards the previous flags and indicators data answer the same rows and row hashes', async () => {
     expect((await checksums(store, 'flags')).tables).toEqual(previous.tables);
+    expect((await checksums(store, 'indicators')).tables).toEqual(indicators.tables);
   });
 });

@@ -81,4 +81,10 @@ export class FsStorage implements Storage {
   async list(): Promise<string[]> {
     return (await fsp.readdir(this.dir)).filter((n) => !n.startsWith('.'));
   }
+
+  /** Free space of the filesystem holding the store, as an unprivileged process may use it. */
+  async available(): Promise<number> {
+    const st = await fsp.statfs(this.dir);
+    return st.bavail * st.bsize;
+  }
 }

@@ -1,8 +1,19 @@
 import { storeName, type FileWriter, type Storage } from './storage.js';
 
-/** The store in memory: unit tests of downloads and state, where no database file is opened. */
+/**
+ * The store in memory: unit tests of downloads and state, where no database file is opened. With a
+ * `capacity` it is a store of that many bytes, and a write past it fails as a full disk does.
+ */
 export class MemoryStorage implements Storage {
   readonly files = new Map<string, Uint8Array>();
+
+  constructor(readonly capacity: number | null = null) {}
+
+  private used(): number {
+    let n = 0;
+    for (const b of this.files.values()) n += b.length;
+    return n;
+  }
 
   async readText(name: string): Promise<string | null> {
     const b = this.files.get(storeName(name));
@@ -19,7 +30,8 @@ export class MemoryStorage implements Storage {
     const flush = () => this.files.set(key, concat(chunks));
     flush();
     return {
-      async write(chunk) {
+      write: async (chunk) => {
+        if (this.capacity !== null && this.used() + chunk.length > this.capacity) throw new Error(`no space left for ${name}`);
         chunks.push(chunk.slice());
         flush();
       },
@@ -50,6 +62,10 @@ export class MemoryStorage implements Storage {
 
   async list(): Promise<string[]> {
     return [...this.files.keys()];
+  }
+
+  async available(): Promise<number | null> {
+    return this.capacity === null ? null : this.capacity - this.used();
   }
 }
 

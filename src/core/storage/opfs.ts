@@ -78,6 +78,12 @@ export class OpfsStorage implements Storage {
     }
   }
 
+  /** The origin's quota left (the browser's estimate: it may round, and counts every store of the origin). */
+  async available(): Promise<number | null> {
+    const { quota, usage } = await navigator.storage.estimate();
+    return quota === undefined || usage === undefined ? null : Math.max(0, quota - usage);
+  }
+
   async list(): Promise<string[]> {
     const out: string[] = [];
     for await (const key of (await this.root) as unknown as AsyncIterable<[string, FileSystemHandle]>) out.push(key[0]);

@@ -18,6 +18,8 @@ export interface Storage {
   /** Removes `name`; absent is fine. */
   remove(name: string): Promise<void>;
   list(): Promise<string[]>;
+  /** Bytes the store can still grow by (free disk, the origin's quota left), or null when unknown. */
+  available(): Promise<number | null>;
 }
 
 export interface FileWriter {

@@ -10,7 +10,7 @@ import type { DesktopSettings } from '../../desktop/settings.js';
 import type { AmfiImportResult, Backend, BackendEvent, SyncRequest } from './backend.js';
 import type { AppConfig } from './config.svelte.js';
 
-/** The bridge electron/preload.cjs exposes, when this page runs in the desktop app. */
+/** The bridge electron/preload.js exposes, when this page runs in the desktop app. */
 export function desktopBridge(): DesktopBridge | null {
   return (globalThis as { almanacDesktop?: DesktopBridge }).almanacDesktop ?? null;
 }

@@ -5,7 +5,7 @@ import { compare } from '../../../src/core/services/compare/compare.js';
 import { openPriceSource } from '../../../src/core/services/compare/prices.js';
 import { storePrices } from '../../../src/core/services/compare/import.js';
 import { CompareError, METRIC_NAMES, parseCompareParams, type CompareParams } from '../../../src/core/contract/compare.js';
-import { REFERENCE_DIR, loadUserPrices, referenceCases } from './reference.js';
+import { REFERENCE_DIR, loadUserPrices, referenceCases, EXTRA_CASES } from './reference.js';
 
 const engine = await NodeEngine.open();
 afterAll(() => engine.close());
@@ -20,7 +20,7 @@ async function run(c: { symbols: string[]; benchmark: string; start_date: string
 }
 
 describe('compare reproduces quantstats 0.0.81 on every reference case', () => {
-  for (const c of referenceCases()) {
+  for (const c of referenceCases(EXTRA_CASES)) {
     it(`${c.id}: ${c.symbols.join(', ')} vs ${c.benchmark}, rf ${c.risk_free_rate}`, async () => {
       await loadUserPrices(engine, path.join(REFERENCE_DIR, c.prices_csv));
       const full = await run(c, 'full');

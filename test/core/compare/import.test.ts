@@ -23,11 +23,22 @@ describe('price import (date,symbol,close)', () => {
     }
   });
 
+  it('keeps zero and negative closes: they are market prices (WTI closed at -36.98 on 2020-04-20)', () => {
+    expect(parsePricesCsv('date,symbol,close\n2020-04-17,WTI,18.31\n2020-04-20,WTI,-36.98\n2020-04-21,WTI,0\n2020-04-22,WTI,-0.5e1\n')).toEqual([
+      { date: '2020-04-17', symbol: 'WTI', close: 18.31 },
+      { date: '2020-04-20', symbol: 'WTI', close: -36.98 },
+      { date: '2020-04-21', symbol: 'WTI', close: 0 },
+      { date: '2020-04-22', symbol: 'WTI', close: -5 },
+    ]);
+  });
+
   it.each([
     ['symbol,date,close,x\n', 1, /header must be exactly date,symbol,close/],
     ['date,symbol,close\n2021-02-30,EQ,1\n', 2, /date '2021-02-30' is not a date/],
     ['date,symbol,close\n2021-01-04,EQ,1\n2021-01-05,EQ,abc\n', 3, /close 'abc' is not a number/],
-    ['date,symbol,close\n2021-01-04,EQ,0\n', 2, /must be positive/],
+    ['date,symbol,close\n2021-01-04,EQ,NaN\n', 2, /close 'NaN' is not a number/],
+    ['date,symbol,close\n2021-01-04,EQ,-Infinity\n', 2, /close '-Infinity' is not a number/],
+    ['date,symbol,close\n2021-01-04,EQ,1e999\n', 2, /close '1e999' is not a number/],
     ['date,symbol,close\n2021-01-04,EQ,1\n2021-01-05,EQ,2\n2021-01-04,EQ,3\n', 4, /duplicate of line 2/],
     ['date,symbol,close\n2021-01-04,E;Q,1\n', 2, /symbol 'E;Q'/],
     ['date,symbol,close\n2021-01-04,EQ\n', 2, /expected 3 fields/],

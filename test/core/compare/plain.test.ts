@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, it, expect } from 'vitest';
 import { plainMetrics, type PriceSeries } from '../../../bench/compare-plain.js';
 import { parsePricesCsv } from '../../../src/core/services/compare/import.js';
-import { REFERENCE_DIR, referenceCases } from './reference.js';
+import { REFERENCE_DIR, referenceCases, EXTRA_CASES } from './reference.js';
 
 /** The independent plain-TypeScript implementation must also reproduce every reference value. */
 function series(rows: ReturnType<typeof parsePricesCsv>, symbol: string, from: string, to: string): PriceSeries {
@@ -15,7 +15,7 @@ const close = (got: unknown, want: unknown) =>
   typeof want === 'number' && typeof got === 'number' ? got === want || Math.abs(got - want) <= 1e-9 * Math.abs(want) : got === want;
 
 describe('plain TypeScript cross-check (bench/compare-plain.ts)', () => {
-  for (const c of referenceCases()) {
+  for (const c of referenceCases(EXTRA_CASES)) {
     it(`${c.id}`, () => {
       const rows = parsePricesCsv(fs.readFileSync(path.join(REFERENCE_DIR, c.prices_csv), 'utf8'));
       const bench = series(rows, c.benchmark, c.start_date, c.end_date);

@@ -17,12 +17,21 @@ export interface ReferenceCase {
   results: Record<string, { trading_days: number; all_metrics: Record<string, number | string>; all_metrics_rounded: Record<string, number | string> }>;
 }
 
-export function referenceCases(): ReferenceCase[] {
-  return fs
+/** Cases the `dev-NN` loop does not pick up: each is named here on purpose (issue #24). */
+export const EXTRA_CASES = ['real-01'] as const;
+
+export function referenceCase(id: string): ReferenceCase {
+  return JSON.parse(fs.readFileSync(path.join(REFERENCE_DIR, `${id}.json`), 'utf8')) as ReferenceCase;
+}
+
+/** Every `dev-NN` case, then `extra` (e.g. EXTRA_CASES) by name. */
+export function referenceCases(extra: readonly string[] = []): ReferenceCase[] {
+  const dev = fs
     .readdirSync(REFERENCE_DIR)
     .filter((f) => /^dev-\d+\.json$/.test(f))
     .sort()
-    .map((f) => JSON.parse(fs.readFileSync(path.join(REFERENCE_DIR, f), 'utf8')) as ReferenceCase);
+    .map((f) => f.replace(/\.json$/, ''));
+  return [...dev, ...extra].map(referenceCase);
 }
 
 /** An in-memory `user` database holding one case's prices as user.prices. */

@@ -51,7 +51,6 @@ export function parsePricesCsv(text: string): PriceRow[] {
     if (!SYMBOL_RE.test(symbol)) throw new PriceImportError(line, `symbol '${symbol}' must be 1-40 letters, digits or ^ = . & _ - space`);
     const close = Number(closeText);
     if (!NUMBER_RE.test(closeText) || !Number.isFinite(close)) throw new PriceImportError(line, `close '${closeText}' is not a number`);
-    if (close <= 0) throw new PriceImportError(line, `close ${closeText} must be positive`);
     const key = `${symbol}\u0000${date}`;
     const first = seen.get(key);
     if (first !== undefined) throw new PriceImportError(line, `duplicate of line ${first}: ${symbol} on ${date} appears twice`);

@@ -89,19 +89,27 @@ px AS (
     )
   ) WHERE NOT coalesce(dup, false)
 ),
--- pct_change on each series' own dates (NULL on its first day)
+-- pct_change on each series' own dates (NULL on its first day). Closes may be 0 or negative (WTI closed
+-- at -36.98): the ratio is taken as it is, a return below -100% included. Only a return from a close
+-- of 0 is no number (x/0); quantstats' cleanup (_prepare_returns: ±inf -> NaN -> 0) makes it 0.
 rt AS MATERIALIZED (
-  SELECT slot, d, close, CASE WHEN lag(slot) OVER () = slot THEN close / lag(close) OVER () - 1 END AS ret FROM px
+  SELECT slot, d, close, CASE WHEN isfinite(q) THEN q WHEN q IS NOT NULL THEN 0 END AS ret, coalesce(isinf(q), false) AS inf
+  FROM (SELECT slot, d, close, CASE WHEN lag(slot) OVER () = slot THEN close / lag(close) OVER () - 1 END AS q FROM px)
 ),
-br AS (SELECT d, close, ret FROM rt WHERE slot = 0 AND ret IS NOT NULL),
+-- d_zero: the benchmark's first return of exactly -100% (a close of 0)
+br AS (SELECT d, close, ret, inf, min(d) FILTER (ret = -1) OVER () AS d_zero FROM rt WHERE slot = 0 AND ret IS NOT NULL),
 -- _prepare_benchmark: the benchmark's price backfilled onto each symbol date (its first date on or
--- after it), pct_changed over the symbol's dates, NaN as 0. Benchmark prices are proportional to its
--- closes, so the ratio of closes is that pct_change.
+-- after it), pct_changed over the symbol's dates, NaN as 0. That price (to_prices) compounds the
+-- returns, so it is proportional to the closes and the ratio of closes is that pct_change, except
+-- around a close of 0: from d_zero on the price is 0 (-1 into it, 0/0 after), and a return out of a
+-- 0 (±inf) leaves the price NaN on that date (pandas' cumprod skips it), so both ratios touching it are 0.
 al AS MATERIALIZED (
   SELECT slot, d, r, bd, bret,
-    CASE WHEN lag(slot) OVER () = slot THEN coalesce(bclose / lag(bclose) OVER () - 1, 0) ELSE 0 END AS b_re
+    CASE WHEN lag(slot) OVER () IS DISTINCT FROM slot OR lag(bd) OVER () >= d_zero OR binf OR lag(binf) OVER () THEN 0
+      WHEN bd >= d_zero THEN -1
+      ELSE coalesce(CASE WHEN isfinite(bclose / lag(bclose) OVER () - 1) THEN bclose / lag(bclose) OVER () - 1 END, 0) END AS b_re
   FROM (
-    SELECT sr.slot, sr.d, sr.r, br.d AS bd, br.close AS bclose, br.ret AS bret
+    SELECT sr.slot, sr.d, sr.r, br.d AS bd, br.close AS bclose, br.ret AS bret, br.inf AS binf, br.d_zero
     FROM (SELECT slot, d, ret AS r FROM rt WHERE slot > 0 AND ret IS NOT NULL) sr ASOF LEFT JOIN br ON sr.d <= br.d
     ORDER BY sr.slot, sr.d
   )

@@ -5,8 +5,9 @@ import { importedNavsSql } from '../mf/imported.js';
  * Where compare reads prices: whichever local price tables are attached. A symbol is a market ticker
  * (indicators.stock_prices, close), a scheme code or ISIN (mf.nav, NAV as price, extended by the
  * user's AMFI imports newer than the publisher's data), or an imported symbol (user.prices). When several sources hold the same name, the lowest `prio` wins: the user's
- * own import first, then market data, then NAVs. Non-positive prices are left out, since a return
- * needs a positive base (see docs/compare.md).
+ * own import first, then market data, then NAVs. Market and imported closes of 0 or below are prices
+ * (WTI closed at -36.98); only a close that is no number is left out. A NAV of 0.00 marks a scheme's
+ * end of life and is not a price (see docs/compare.md).
  */
 export interface PriceSource {
   /** A validated identifier: a view of every price row (`symbol, date, close, prio`), for listing names. */
@@ -44,11 +45,11 @@ interface SourceDef {
 /** Identifiers here are constants, never input. */
 const SOURCES: readonly SourceDef[] = [
   {
-    database: 'user', table: 'prices', key: 'symbol', keyOf: 'symbol', where: 'close > 0',
+    database: 'user', table: 'prices', key: 'symbol', keyOf: 'symbol', where: 'isfinite(CAST(close AS DOUBLE))',
     columns: 'CAST(symbol AS VARCHAR) AS symbol, CAST(date AS DATE) AS date, CAST(close AS DOUBLE) AS close, 1 AS prio',
   },
   {
-    database: 'indicators', table: 'stock_prices', key: 'symbol', keyOf: 'symbol', where: 'close > 0',
+    database: 'indicators', table: 'stock_prices', key: 'symbol', keyOf: 'symbol', where: 'isfinite(CAST(close AS DOUBLE))',
     columns: 'symbol, CAST(date AS DATE) AS date, CAST(close AS DOUBLE) AS close, 2 AS prio',
   },
   {

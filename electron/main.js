@@ -1,6 +1,8 @@
 // Electron main: window creation and wiring only. Everything else (store, sync, queries, the local
 // server, settings, the app:// protocol, the security policy) lives in src/desktop/, built to
-// dist-electron/ and tested in Node.
+// dist-electron/ and tested in Node. The security settings are written out literally here, where
+// scanners such as electronegativity read them; test/desktop/shell.test.ts keeps them equal to the
+// policy in src/desktop/security.ts and runs the scanner on this directory.
 const { app, BrowserWindow, ipcMain, protocol, session, shell } = require('electron');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
@@ -15,7 +17,17 @@ async function main() {
   const desktop = await import(pathToFileURL(path.join(__dirname, '..', 'dist-electron', 'desktop.mjs')).href);
   await app.whenReady();
   const dist = path.join(__dirname, '..', 'dist');
-  protocol.handle(desktop.APP_SCHEME, (request) => desktop.appResponse(dist, request.url));
+  protocol.handle(desktop.APP_SCHEME, (request) =>
+    desktop.appResponse({
+      dist,
+      url: request.url,
+      responseHeaders: {
+        'Content-Security-Policy': [
+          "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
+        ],
+      },
+    }),
+  );
   const core = await desktop.startDesktopCore({ userDataDir: app.getPath('userData') });
 
   session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => callback(desktop.isAllowedPermission(permission)));
@@ -33,7 +45,7 @@ async function main() {
       if (!desktop.isInternalUrl(url, desktop.APP_URL)) event.preventDefault();
     });
     contents.setWindowOpenHandler(({ url }) => {
-      if (desktop.isAllowedExternalUrl(url)) void shell.openExternal(url);
+      void desktop.openIfAllowed(url, shell.openExternal.bind(shell));
       return { action: 'deny' };
     });
     contents.on('will-attach-webview', (event) => event.preventDefault());
@@ -43,7 +55,19 @@ async function main() {
     width: 1360,
     height: 880,
     title: 'Almanac',
-    webPreferences: { ...desktop.WEB_PREFERENCES, preload: path.join(__dirname, 'preload.cjs') },
+    webPreferences: {
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      spellcheck: false,
+      disableBlinkFeatures: 'Auxclick',
+      preload: path.join(__dirname, 'preload.js'),
+    },
   });
   await win.loadURL(desktop.APP_URL);
   app.on('window-all-closed', () => {
