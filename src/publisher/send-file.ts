@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import rangeParser from 'range-parser';
+import { planResponse as decide, type ResponsePlan } from '../core/http/freshness.js';
 import type { FaultPlan } from './faults.js';
 
 export interface OpenedFile {
@@ -70,52 +70,9 @@ export async function openFile(path: string, cache: HashCache, etagSalt: number)
   }
 }
 
-export type ResponsePlan =
-  | { status: 200 }
-  | { status: 206; start: number; end: number }
-  | { status: 304 }
-  | { status: 416 };
-
-/**
- * RFC 9110 evaluation order for GET/HEAD: If-None-Match (weak comparison) or, without it,
- * If-Modified-Since; then Range, which If-Range (strong comparison) can veto. Several ranges are
- * answered with the whole file (200), which RFC 9110 permits.
- */
+/** The shared decision (core/http/freshness.ts) over this file's validators. */
 export function planResponse(req: IncomingMessage, file: OpenedFile): ResponsePlan {
-  const inm = req.headers['if-none-match'];
-  if (inm !== undefined) {
-    if (etagListMatches(inm, file.etag)) return { status: 304 };
-  } else {
-    const ims = parseHttpDate(req.headers['if-modified-since']);
-    if (ims !== null && file.mtimeSeconds * 1000 <= ims) return { status: 304 };
-  }
-  const range = req.headers.range;
-  const ifRange = req.headers['if-range'];
-  if (range === undefined || !ifRangeHolds(typeof ifRange === 'string' ? ifRange : undefined, file)) return { status: 200 };
-  const parsed = rangeParser(file.size, range, { combine: true });
-  if (parsed === -1) return { status: 416 };
-  if (parsed === -2 || parsed.type !== 'bytes' || parsed.length !== 1) return { status: 200 };
-  return { status: 206, start: parsed[0].start, end: parsed[0].end };
-}
-
-function etagListMatches(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true;
-  const weak = (t: string): string => t.trim().replace(/^W\//, '');
-  return header.split(',').some((t) => weak(t) === weak(etag));
-}
-
-function ifRangeHolds(header: string | undefined, file: OpenedFile): boolean {
-  if (header === undefined) return true;
-  const h = header.trim();
-  if (h.startsWith('"') || h.startsWith('W/')) return h === file.etag;
-  const date = parseHttpDate(h);
-  return date !== null && date === file.mtimeSeconds * 1000;
-}
-
-function parseHttpDate(v: string | undefined): number | null {
-  if (v === undefined) return null;
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? null : t;
+  return decide(req.headers, { etag: file.etag, lastModifiedSeconds: file.mtimeSeconds, size: file.size });
 }
 
 /** Validator and caching headers every answer about the file carries (200, 206, 304, 416). */

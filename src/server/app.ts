@@ -1,9 +1,15 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import { AlmanacError } from '../core/contract/almanac.js';
 import type { ServerDeps } from './deps.js';
-import { routeModules } from './routes/index.js';
-import { registerMcp } from './mcp/endpoint.js';
-import { rewriteV2 } from './routes/indicators.js';
+import { mountMcp } from './mcp.js';
+import { mountRest, sendError, serviceOf } from './rest.js';
+import type { Service } from './service.js';
+import almanac from './services/almanac.js';
+import compare from './services/compare.js';
+import flags from './services/flags.js';
+import { indicators, legacy } from './services/indicators.js';
+import mf from './services/mf.js';
 
 export interface BuildOptions {
   /** Origins allowed to call the API from a browser (the app's own origin). */
@@ -11,10 +17,18 @@ export interface BuildOptions {
   logger?: boolean;
 }
 
-/**
- * The local REST + MCP server. Loopback-only by default (see cli serve). Every response that is not
- * a deliberate 4xx from a service is a bug: it becomes a 500 with a JSON body and is logged.
- */
+/** `/v2/*` is a silent alias of `/v1/*` (spec: Versioning): rewritten before routing. */
+function rewriteV2(req: { url?: string }): string {
+  const url = req.url ?? '/';
+  return /^\/v2(\/|\?|$)/.test(url) ? `/v1${url.slice(3)}` : url;
+}
+
+/** The request line's path, from the bytes of a request Node refused to parse (e.g. headers too large). */
+function requestPath(raw: Buffer | undefined): string {
+  const line = raw?.subarray(0, 8192).toString('latin1').split('\r\n', 1)[0] ?? '';
+  return /^[A-Z]+ (\/\S*) HTTP\/1\.[01]$/.exec(line)?.[1] ?? '/';
+}
+
 /**
  * A socket that has not sent its whole request head within HEADERS_TIMEOUT_MS, or its whole request
  * within REQUEST_TIMEOUT_MS, is closed (checked every second, not Node's default 30 s): a client that
@@ -24,13 +38,37 @@ export interface BuildOptions {
 const HEADERS_TIMEOUT_MS = 5_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/**
+ * The local REST + MCP server. Loopback-only by default (see cli serve). Every 4xx is in the envelope
+ * of the service whose path it is, Almanac's own elsewhere, including requests refused before
+ * routing (a malformed URL, an oversized header); anything else is a bug: a 500 with a JSON body,
+ * logged.
+ */
 export async function buildServer(deps: ServerDeps, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const own = almanac(deps);
+  const services: Service[] = [mf(deps), flags(deps), indicators(deps), legacy(deps), compare(deps), own];
+  const owner = (url: string) => serviceOf(url, services, own);
+
   const app = Fastify({
     logger: opts.logger ?? false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 },
     rewriteUrl: rewriteV2,
     requestTimeout: REQUEST_TIMEOUT_MS,
     http: { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
+    // Refused by the router before any route (bad percent-encoding, an over-long parameter).
+    frameworkErrors: (err, req, reply) => sendError(reply, owner(req.url).refused(err, req), deps),
+    // Refused by Node's HTTP parser: no request object, so the answer is written to the socket.
+    clientErrorHandler: (err, socket) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return void socket.destroy();
+      const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const path = requestPath(Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined);
+      const message = status === 431 ? 'The request headers are too large.' : status === 408 ? 'The request took too long to arrive.' : 'The request is not valid HTTP.';
+      const body = JSON.stringify(owner(path).refused({ statusCode: status, message }).body(path, deps.baseUrl));
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
+          `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    },
   });
   const allowed = new Set(opts.allowedOrigins ?? []);
 
@@ -38,13 +76,11 @@ export async function buildServer(deps: ServerDeps, opts: BuildOptions = {}): Pr
   app.addHook('onRequest', async (req, reply) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
     if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !process.env.ALMANAC_ALLOW_ANY_HOST) {
-      return reply.code(403).send({ error: 'forbidden', status: 403, path: req.url, message: `Host '${host}' is not a loopback name.` });
+      return sendError(reply, new AlmanacError(403, `Host '${host}' is not a loopback name.`), deps);
     }
     const origin = req.headers.origin;
     if (origin) {
-      if (!allowed.has(origin)) {
-        return reply.code(403).send({ error: 'forbidden', status: 403, path: req.url, message: `Origin '${origin}' may not call this server.` });
-      }
+      if (!allowed.has(origin)) return sendError(reply, new AlmanacError(403, `Origin '${origin}' may not call this server.`), deps);
       reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
       if (req.method === 'OPTIONS') {
         return reply
@@ -57,29 +93,10 @@ export async function buildServer(deps: ServerDeps, opts: BuildOptions = {}): Pr
     }
   });
 
-  app.setErrorHandler((err: Error, req, reply) => {
-    const status = (err as { statusCode?: number }).statusCode;
-    if (status && status >= 400 && status < 500) {
-      return reply.code(status).send({ error: 'bad_request', status, path: req.url, message: err.message });
-    }
-    req.log.error(err);
-    process.stderr.write(`[almanac server] ${req.method} ${req.url}: ${err.stack ?? err.message}\n`);
-    return reply.code(500).send({ error: 'internal_error', status: 500, path: req.url, message: 'Internal error; it has been logged.' });
-  });
-
   // Before the routes: it collects their schemas into /openapi.json as they register.
   await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'Almanac local API', version: '3.1.0' } } });
-  for (const load of routeModules) await (await load())(app, deps);
-  await registerMcp(app, deps);
-  // Paths outside the three services: the same kind of envelope, naming where the APIs live.
-  app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send({
-      error: 'not_found',
-      status: 404,
-      path: req.url,
-      message: `No endpoint at ${req.method} ${req.url.split('?')[0]}.`,
-      help: { catalog: '/v1/', docs: '/openapi.json', indicators: '/v1/', mutual_funds: '/mf/v1/', red_flags: '/flags/v1/', compare: '/v1/compare', mcp: 'POST /mcp', openapi: '/openapi.json' },
-    }),
-  );
+  await mountRest(app, deps, services, own);
+  mountMcp(app, deps, services);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -1,6 +1,6 @@
 import type { Engine } from '../core/engine/engine.js';
 
-/** What every route module and MCP tool module receives. Routes call services; they add no logic. */
+/** What every service descriptor (services/*.ts) is built from. Endpoints and tools call services; they add no logic. */
 export interface ServerDeps {
   engine: Engine;
   /** Local data directory (the store), when the server runs over one. */

@@ -178,6 +178,12 @@ describe('MF REST and MCP over HTTP (local server, DuckDB-WASM, tiny data synced
     const stale = await get('/mf/v1/download?format=latest', { range: 'bytes=0-99', 'if-range': '"older"' });
     expect(stale.status).toBe(200);
     expect((await get('/mf/v1/download?format=latest', { range: 'bytes=999999999-' })).status).toBe(416);
+    // The publisher's rules (core/http/freshness.ts): If-None-Match compares weakly, If-Range takes a date.
+    expect((await get('/mf/v1/download?format=latest', { 'if-none-match': `"other", W/${etag}` })).status).toBe(304);
+    const lastModified = r.headers.get('last-modified')!;
+    expect((await get('/mf/v1/download?format=latest', { range: 'bytes=0-99', 'if-range': lastModified })).status).toBe(206);
+    const earlier = new Date(Date.parse(lastModified) - 1000).toUTCString();
+    expect((await get('/mf/v1/download?format=latest', { range: 'bytes=0-99', 'if-range': earlier })).status).toBe(200);
     expect((await json('/mf/v1/download?format=parquet')).body).toMatchObject({ status: 404, code: 'not_mirrored' });
     expect((await json('/mf/v1/download?format=xls')).body).toMatchObject({ status: 400, code: 'invalid_format' });
   });

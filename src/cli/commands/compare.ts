@@ -9,7 +9,7 @@ import { CompareError, parseCompareParams } from '../../core/contract/compare.js
 import { compare } from '../../core/services/compare/compare.js';
 import { openPriceSource } from '../../core/services/compare/prices.js';
 import { PriceImportError, parsePricesCsv, storePrices } from '../../core/services/compare/import.js';
-import type { Command } from './index.js';
+import type { Command } from './command.js';
 
 /** Prices from a CSV alone (an in-memory `user` database) or from the local store. */
 async function openEngine(args: Args): Promise<{ engine: Engine; close: () => Promise<void> }> {

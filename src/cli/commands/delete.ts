@@ -5,7 +5,7 @@ import { deleteDataset, fileState } from '../../core/sync/state.js';
 import { withLock } from '../../core/sync/lock.js';
 import { fileLock } from '../../core/sync/node-lock.js';
 import { print } from '../print.js';
-import type { Command } from './index.js';
+import type { Command } from './command.js';
 
 const command: Command = {
   name: 'delete',

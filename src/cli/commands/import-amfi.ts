@@ -3,7 +3,7 @@ import path from 'node:path';
 import { bool, str, UsageError, type Args } from '../args.js';
 import { openStore } from '../../core/store/node.js';
 import { importAmfiText } from '../../core/amfi/import.js';
-import type { Command } from './index.js';
+import type { Command } from './command.js';
 
 const command: Command = {
   name: 'import-amfi',

@@ -4,7 +4,7 @@ import { openStore, nodeHost } from '../../core/store/node.js';
 import { UserData } from '../../core/store/user.js';
 import type { Store } from '../../core/store/store.js';
 import { PriceImportError, parsePricesCsv, storePrices } from '../../core/services/compare/import.js';
-import type { Command } from './index.js';
+import type { Command } from './command.js';
 
 /** The store's `user` schema: opened by openStore where it does so, else opened here. */
 async function userOf(store: Store, dir: string): Promise<UserData> {

@@ -1,11 +1,4 @@
-import type { Args } from '../args.js';
-
-export interface Command {
-  name: string;
-  summary: string;
-  usage: string;
-  run(args: Args): Promise<number | void>;
-}
+import type { Command } from './command.js';
 
 /** Each command lives in its own module; add one line here per command. */
 export const commands: Array<() => Promise<Command>> = [

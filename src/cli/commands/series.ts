@@ -2,7 +2,7 @@ import { str, type Args } from '../args.js';
 import { openStore } from '../../core/store/node.js';
 import { ValidationError, parseSeriesParams } from '../../core/contract/indicators.js';
 import { series, seriesTsv } from '../../core/services/indicators/series.js';
-import type { Command } from './index.js';
+import type { Command } from './command.js';
 
 const command: Command = {
   name: 'series',

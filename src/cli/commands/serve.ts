@@ -1,7 +1,7 @@
 import { bool, str, type Args } from '../args.js';
 import { openStore } from '../../core/store/node.js';
 import { listen } from '../../server/listen.js';
-import type { Command } from './index.js';
+import type { Command } from './command.js';
 
 /** How often the server looks for a sync finished by another process (the CLI or the app). */
 const REFRESH_MS = 2000;

@@ -1,7 +1,7 @@
 import { bool, str, UsageError, type Args } from '../args.js';
 import { openStore } from '../../core/store/node.js';
 import { print } from '../print.js';
-import type { Command } from './index.js';
+import type { Command } from './command.js';
 
 const command: Command = {
   name: 'sql',

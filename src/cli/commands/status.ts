@@ -4,7 +4,7 @@ import { SERVICES } from '../../core/sync/datasets.js';
 import { readState } from '../../core/sync/state.js';
 import { statusOf } from '../../core/store/store.js';
 import { print } from '../print.js';
-import type { Command } from './index.js';
+import type { Command } from './command.js';
 
 const command: Command = {
   name: 'status',

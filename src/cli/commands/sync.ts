@@ -6,7 +6,7 @@ import type { SyncEvent } from '../../core/sync/progress.js';
 import { nodeHost } from '../../core/store/node.js';
 import { fileLock } from '../../core/sync/node-lock.js';
 import { print } from '../print.js';
-import type { Command } from './index.js';
+import type { Command } from './command.js';
 
 const command: Command = {
   name: 'sync',

@@ -4,6 +4,7 @@
  * (`reports.metrics(mode="full")`, strategy column). Choices the spec leaves open are recorded in
  * docs/compare.md and docs/decisions.md ("Compare").
  */
+import { ApiError } from './api-error.js';
 
 export const COMPARE_PATH = '/v1/compare';
 export const MCP_TOOL = 'mcp_compare_securities';
@@ -69,7 +70,7 @@ export interface CompareResponse {
 
 export interface CompareErrorBody {
   success: false;
-  error: 'bad_request' | 'benchmark_not_found';
+  error: 'bad_request' | 'not_found' | 'method_not_allowed' | 'benchmark_not_found';
   status: number;
   message: string;
   hint: string;
@@ -78,7 +79,7 @@ export interface CompareErrorBody {
 }
 
 /** A request the service refuses as a whole (4xx); per-symbol failures go inside their entry. */
-export class CompareError extends Error {
+export class CompareError extends ApiError {
   constructor(
     readonly status: number,
     readonly code: CompareErrorBody['error'],
@@ -89,6 +90,7 @@ export class CompareError extends Error {
     super(message);
   }
 
+  /** The compare envelope names no path: the request is the one to /v1/compare or its tool call. */
   body(): CompareErrorBody {
     const b: CompareErrorBody = { success: false, error: this.code, status: this.status, message: this.message, hint: this.hint };
     if (this.availableBenchmarks) b.available_benchmarks = this.availableBenchmarks;

@@ -4,6 +4,7 @@
  * catalog and the error envelope. Column layouts, payload shapes and defaults are "not shown" in the
  * spec; the choices are documented in docs/flags.md and docs/decisions.md ("Flags").
  */
+import { ApiError } from './api-error.js';
 import type { ColumnSpec as BaseColumnSpec, TableSpec as BaseTableSpec } from './tables.js';
 
 export const FLAGS_BASE = '/flags/v1';
@@ -306,16 +307,26 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; error: ErrorSpe
 
 /** What a service or validator knows about an error; the front door adds path and help. */
 export interface ErrorSpec {
-  status: 404 | 405 | 422 | 429 | 503;
-  error: 'not_found' | 'method_not_allowed' | 'unprocessable_entity' | 'rate_limited' | 'service_unavailable';
+  /** 404, 405, 422, 429 or 503 from the service; any 4xx a request is refused with before it reaches one. */
+  status: number;
+  error: 'bad_request' | 'not_found' | 'method_not_allowed' | 'unprocessable_entity' | 'rate_limited' | 'service_unavailable';
   message: string;
   hint: string;
   field?: string;
 }
 
-export class FlagsError extends Error {
+export class FlagsError extends ApiError {
   constructor(readonly spec: ErrorSpec) {
     super(spec.message);
+  }
+  get status(): number {
+    return this.spec.status;
+  }
+  get hint(): string {
+    return this.spec.hint;
+  }
+  body(path: string, baseUrl: string): ErrorBody {
+    return errorBody(this.spec, path, baseUrl);
   }
 }
 

@@ -3,6 +3,7 @@
  * tools, the generator, sync/ingest and the docs all read this module; nothing here touches I/O.
  * Choices where the spec says "not shown" are recorded in docs/decisions.md under "Indicators".
  */
+import { ApiError } from './api-error.js';
 import type { ColumnSpec, TableSpec as BaseTableSpec } from './tables.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -459,9 +460,14 @@ export interface ValidationErrorBody {
 }
 
 /** Thrown by the parse functions; front doors turn it into a 422 (REST) or a tool error (MCP). */
-export class ValidationError extends Error {
+export class ValidationError extends ApiError {
+  readonly status = 422;
+  readonly hint = undefined;
   constructor(readonly detail: ValidationItem[]) {
     super(detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; '));
+  }
+  body(): ValidationErrorBody {
+    return { detail: this.detail };
   }
 }
 
@@ -501,13 +507,20 @@ export function errorBody(
 }
 
 /** Thrown by services for a deliberate 4xx (e.g. unknown category). */
-export class ServiceError extends Error {
+export class ServiceError extends ApiError {
   constructor(
     readonly status: number,
     message: string,
     readonly extra: { hint?: string; [k: string]: unknown } = {},
   ) {
     super(message);
+  }
+  get hint(): string | undefined {
+    return this.extra.hint;
+  }
+  /** The envelope names the path without its query string. */
+  body(path: string, baseUrl: string): ErrorBody {
+    return errorBody(baseUrl, this.status, path.split('?')[0], this.message, this.extra);
   }
 }
 

@@ -3,6 +3,7 @@
  * the limits, and the error envelope. The REST routes, the MCP tools and the catalog all read these.
  * Choices the spec leaves open are recorded in docs/decisions.md under "MF service".
  */
+import { ApiError } from './api-error.js';
 import { ISIN_SHAPE, isValidIsin } from './isin.js';
 
 export const MF_BASE = '/mf/v1';
@@ -25,7 +26,8 @@ export type MfErrorSlug = 'bad_request' | 'not_found' | 'method_not_allowed' | '
 
 /** What a validator or service knows about a 4xx; the front door adds path and help links. */
 export interface MfErrorSpec {
-  status: 400 | 404 | 405 | 503;
+  /** 400, 404, 405 or 503 from the service; any 4xx a request is refused with before it reaches one. */
+  status: number;
   error: MfErrorSlug;
   message: string;
   /** Validation errors: a stable machine code (e.g. `unknown_parameter`) and the parameter at fault. */
@@ -35,9 +37,18 @@ export interface MfErrorSpec {
   hint?: string;
 }
 
-export class MfError extends Error {
+export class MfError extends ApiError {
   constructor(readonly spec: MfErrorSpec) {
     super(spec.message);
+  }
+  get status(): number {
+    return this.spec.status;
+  }
+  get hint(): string | undefined {
+    return this.spec.hint;
+  }
+  body(path: string, baseUrl: string): MfErrorBody {
+    return mfErrorBody(this.spec, path, baseUrl);
   }
 }
 

@@ -1,5 +1,6 @@
 import { getEngine } from './engine.svelte.js';
 import type { Engine } from '../../core/engine/engine.js';
+import { ApiError, missingName } from '../../core/contract/api-error.js';
 
 /** The state of one core call: what a view shows while it loads, when it fails, and its result. */
 export interface Call<T> {
@@ -37,14 +38,12 @@ export function caller<T>() {
 }
 
 /**
- * Core errors carry the spec's envelope (message, hint). A missing schema or table means the dataset
- * is not on this machine yet: the user needs the next step, not DuckDB's catalog message.
+ * Services throw ApiError: its message and what to do next. A missing schema or table means the
+ * dataset is not on this machine yet: the user needs the next step, not DuckDB's catalog message.
  */
 export function errorText(e: unknown): string {
-  const err = e as { message?: string; body?: { message?: string; hint?: string }; spec?: { hint?: string }; hint?: string };
-  const msg = err?.body?.message ?? err?.message ?? String(e);
-  const missing = /Catalog Error: (?:Table|Schema) with name "?(\w+)"? does not exist/.exec(msg);
-  if (missing) return `Nothing to show yet: this view reads data that is not on this machine (${missing[1]}). Open Data and press Sync.`;
-  const hint = err?.body?.hint ?? err?.spec?.hint ?? err?.hint;
-  return hint ? `${msg} ${hint}` : msg;
+  const missing = missingName(e);
+  if (missing) return `Nothing to show yet: this view reads data that is not on this machine (${missing}). Open Data and press Sync.`;
+  if (e instanceof ApiError) return e.hint ? `${e.message} ${e.hint}` : e.message;
+  return e instanceof Error ? e.message : String(e);
 }

@@ -134,3 +134,22 @@ export async function listedSymbols(engine: Engine, source: PriceSource): Promis
 export async function availableBenchmarks(engine: Engine, source: PriceSource): Promise<string[]> {
   return (await listedSymbols(engine, source)).map((s) => s.symbol);
 }
+
+export interface PricePoint {
+  symbol: string;
+  date: string;
+  close: number;
+}
+
+/** `symbols`' closes in [from, to] as compare reads them: each name's best source, the lowest close should a day repeat. */
+function pricePointsSql(source: PriceSource): string {
+  return `WITH wanted AS (SELECT unnest(string_split(?, ',')) AS symbol),
+best AS (SELECT * FROM (${source.rowsOf('wanted')}) QUALIFY prio = min(prio) OVER (PARTITION BY symbol))
+SELECT symbol, date, min(close) AS close FROM best
+WHERE date BETWEEN ?::DATE AND ?::DATE GROUP BY symbol, date ORDER BY date`;
+}
+
+/** The prices behind a comparison, for its charts (the view draws what compare computed from). */
+export async function pricePoints(engine: Engine, source: PriceSource, symbols: readonly string[], from: string, to: string): Promise<PricePoint[]> {
+  return engine.all<PricePoint>(pricePointsSql(source), [symbols.join(','), from, to]);
+}

@@ -8,6 +8,7 @@ import {
   type TableInfo,
   type TablesResponse,
 } from '../../contract/flags.js';
+import { hasSyncStatus } from '../sync-status.js';
 import { tableRef } from './sources.js';
 
 /** Per table: rows, companies and the span of its date column. */
@@ -17,14 +18,11 @@ export const TABLE_STATS_SQL = TABLE_NAMES.map(
     `min("${TABLES[t].dateColumn}") AS first_date, max("${TABLES[t].dateColumn}") AS last_date FROM ${tableRef(t)}`,
 ).join('\nUNION ALL\n');
 
-/** The store keeps one row of sync metadata per dataset in main.sync_status (src/core/store). */
-export const SYNC_STATUS_EXISTS_SQL = `SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'sync_status'`;
 export const SYNC_STATUS_SQL = `SELECT last_sync, generated_at FROM main.sync_status WHERE dataset = 'flags'`;
 
 /** Null fields when the data was loaded without a sync (then nobody knows when it was fetched). */
 export async function syncInfo(engine: Engine): Promise<SyncInfo> {
-  const [{ n }] = await engine.all<{ n: number }>(SYNC_STATUS_EXISTS_SQL);
-  if (n === 0) return { last_synced_at: null, generated_at: null };
+  if (!(await hasSyncStatus(engine))) return { last_synced_at: null, generated_at: null };
   const [row] = await engine.all<{ last_sync: string | null; generated_at: string | null }>(SYNC_STATUS_SQL);
   return { last_synced_at: row?.last_sync ?? null, generated_at: row?.generated_at ?? null };
 }

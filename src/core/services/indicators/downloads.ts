@@ -6,6 +6,7 @@
  */
 import { gzipSync, strToU8, zipSync } from 'fflate';
 import type { Engine } from '../../engine/engine.js';
+import { hasSyncStatus } from '../sync-status.js';
 import {
   ServiceError,
   TABLES,
@@ -40,7 +41,6 @@ SELECT (SELECT count(*) FROM indicators.macro_indicators)::BIGINT AS m,
 
 export const GENERATED_AT_SQL = `
 SELECT max(generated_at) AS g FROM main.sync_status WHERE dataset = 'indicators'`;
-const SYNC_STATUS_EXISTS_SQL = `SELECT count(*) AS n FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = 'sync_status'`;
 
 /** Whole-table SELECT in primary-key order; identifiers come only from the contract's TABLES. */
 function tableSql(table: TableName): string {
@@ -127,8 +127,7 @@ export async function localManifest(engine: Engine): Promise<IndicatorsManifest>
     }
     total += files[`${table}.csv.gz`].row_count;
   }
-  const [{ n }] = await engine.all<{ n: number }>(SYNC_STATUS_EXISTS_SQL);
-  const g = n > 0 ? (await engine.all<{ g: string | null }>(GENERATED_AT_SQL))[0].g : null;
+  const g = (await hasSyncStatus(engine)) ? (await engine.all<{ g: string | null }>(GENERATED_AT_SQL))[0].g : null;
   // Without a sync record (data attached by hand): the newest market day, at midnight UTC.
   const [{ sd }] = await engine.all<{ sd: string | null }>(VERSION_SQL);
   return { generated_at: g ?? (sd ? `${sd}T00:00:00Z` : ''), total_rows: total, files };

@@ -1,7 +1,7 @@
 import type { Engine } from '../../engine/engine.js';
 import { SCHEMA_CHANGED, SCHEMA_NOTES, SCHEMA_VERSION } from '../../contract/mf.js';
 import type { DriftNotice } from '../../sync/drift.js';
-import { SYNC_STATUS_EXISTS_SQL } from './freshness.js';
+import { hasSyncStatus } from '../sync-status.js';
 
 /** The schema the sync recorded for MF (main.sync_status; notes and notices as JSON text). */
 export const SYNC_SCHEMA_SQL = `
@@ -34,8 +34,7 @@ export async function loadedSchema(engine: Engine): Promise<LoadedSchema> {
     schema_version: SCHEMA_VERSION, publisher_schema_version: null, schema_changed: SCHEMA_CHANGED,
     schema_notes: SCHEMA_NOTES, drift: [], tables,
   };
-  const [{ n }] = await engine.all<{ n: number }>(SYNC_STATUS_EXISTS_SQL);
-  if (n === 0) return out;
+  if (!(await hasSyncStatus(engine))) return out;
   const [s] = await engine.all<{
     schema_version: number | null; local_schema_version: number | null; schema_changed: string | null; schema_notes: string | null; drift: string | null;
   }>(SYNC_SCHEMA_SQL);
