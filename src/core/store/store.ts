@@ -2,6 +2,7 @@ import type { Engine } from '../engine/engine.js';
 import { SERVICES, type Service } from '../sync/datasets.js';
 import { sqlString, type DatabaseHost } from '../sync/host.js';
 import { UserData } from './user.js';
+import { baseAlias } from '../sync/refresh/overlay.js';
 import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/state.js';
 import type { DriftNotice } from '../sync/drift.js';
 import type { Storage } from '../storage/storage.js';
@@ -62,7 +63,8 @@ export interface AttachHost {
  * schema (`SELECT * FROM mf.nav`), plus `main.sync_status` with the sync metadata.
  */
 export class Store {
-  private attached = new Map<Service, string>();
+  /** Store file attached under each alias: a service's schema, and `<service>_base` for a refreshed history. */
+  private attached = new Map<string, string>();
   /** The user's own tables (schema `user`), once opened with openUser(). */
   user: UserData | null = null;
 
@@ -84,22 +86,33 @@ export class Store {
     return SERVICES.flatMap((svc) => (s.datasets[svc] ? [statusOf(s.datasets[svc]!)] : []));
   }
 
-  /** Re-reads the state and swaps every schema whose generation changed (after a sync or a delete). */
+  /**
+   * Re-reads the state and swaps every schema whose generation changed (after a sync or a delete). A
+   * refreshed MF history's view (`mf.nav`) reads the base generation's table, attached as `mf_base`
+   * before `mf` and let go of after it.
+   */
   async refresh(): Promise<void> {
     const s = await this.state();
+    const want = new Map<string, string>();
     for (const svc of SERVICES) {
-      const want = s.datasets[svc]?.database ?? null;
-      const have = this.attached.get(svc) ?? null;
-      if (want === have) continue;
-      if (have) {
-        await this.engine.exec(`DETACH ${svc}`);
-        await this.host.forget(this.engine, have);
-        this.attached.delete(svc);
-      }
-      if (want) {
-        await this.engine.exec(`ATTACH ${sqlString(await this.host.attachPath(this.engine, want))} AS ${svc}`);
-        this.attached.set(svc, want);
-      }
+      const d = s.datasets[svc];
+      if (d?.history?.base) want.set(baseAlias(svc), d.history.base);
+      if (d) want.set(svc, d.database);
+    }
+    // The schemas first, then the bases they read; attached the other way round.
+    const order = [...SERVICES, ...SERVICES.map(baseAlias)];
+    for (const alias of order) {
+      const have = this.attached.get(alias);
+      if (!have || want.get(alias) === have) continue;
+      await this.engine.exec(`DETACH ${alias}`);
+      await this.host.forget(this.engine, have);
+      this.attached.delete(alias);
+    }
+    for (const alias of order.reverse()) {
+      const file = want.get(alias);
+      if (!file || this.attached.has(alias)) continue;
+      await this.engine.exec(`ATTACH ${sqlString(await this.host.attachPath(this.engine, file))} AS ${alias}`);
+      this.attached.set(alias, file);
     }
     await this.writeStatusTable(s);
   }
