@@ -138,7 +138,8 @@ async function syncService(opts: Run, service: Service, summary: SyncSummary, co
   const manifest = await fetchManifest(
     exchange(null),
     `${base}${manifestPath(service)}`,
-    prev && prev.source_url === base ? prev.manifest_etag : null,
+    // A full verification must reach the history even when the manifest is unchanged.
+    prev && prev.source_url === base && !opts.history?.full ? prev.manifest_etag : null,
   );
   await runHook(hook, 'manifest', { service });
   if (manifest.status === 'not_modified' && prev) {

@@ -3,6 +3,7 @@ import type { Service } from '../../core/sync/datasets.js';
 import type { SyncEvent } from '../../core/sync/progress.js';
 import type { SyncOutcome } from '../../core/sync/outcome.js';
 import type { StoreState } from '../../core/sync/state.js';
+import type { HistoryOptions } from '../../core/sync/refresh/history.js';
 import type { ManifestReply } from '../../core/sync/manifest.js';
 import type { AppConfig } from './config.svelte.js';
 import { BrowserBackend } from './browser-backend.js';
@@ -17,6 +18,8 @@ export type AmfiImportResult = Awaited<ReturnType<typeof importAmfiText>>;
 export interface SyncRequest {
   only: Service[];
   sources: Record<Service, string>;
+  /** The MF history: whole now ("Verify now"), or verified in full every so often (settings). */
+  history?: HistoryOptions;
 }
 
 export type { SyncOutcome } from '../../core/sync/outcome.js';

@@ -64,7 +64,7 @@ export class BrowserBackend implements Backend {
     // Data view's storage card shows the answer and can ask again).
     this.persistAsked ??= navigator.storage?.persist?.().catch(() => false);
     // Plain copies: postMessage cannot clone the views' reactive proxies.
-    const plain: SyncRequest = { only: [...req.only], sources: { ...req.sources } };
+    const plain: SyncRequest = { only: [...req.only], sources: { ...req.sources }, history: req.history && { ...req.history } };
     return this.call({ op: 'sync', id: ++this.nextId, req: plain, pauseAt, rateLog: this.rateLog }) as Promise<SyncOutcome>;
   }
 

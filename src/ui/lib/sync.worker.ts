@@ -60,6 +60,7 @@ async function run(m: Extract<ToWorker, { op: 'sync' | 'delete' }>): Promise<Syn
       source: m.req.sources[m.req.only[0]],
       sources: m.req.sources,
       only: m.req.only,
+      history: m.req.history,
       signal: ac.signal,
       hook: pauseHook(m.pauseAt),
       // Bound: the sync engine calls it as a method of its own object, which `fetch` refuses.

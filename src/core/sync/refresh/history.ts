@@ -235,9 +235,7 @@ async function whole(d: DatasetRun, file: PlannedFile, snap: PlannedFile | null,
 async function readTail(storage: Storage, name: string): Promise<Uint8Array> {
   const blob = await storage.blob(name);
   const read = async (n: number) => new Uint8Array(await blob.slice(Math.max(0, blob.size - n)).arrayBuffer());
-  const first = await read(FOOTER_PROBE);
-  const need = footerLength(first) + 8;
-  return need <= first.length ? first : read(need);
+  return read(footerLength(await read(FOOTER_PROBE)) + 8);
 }
 
 async function writeOnce(storage: Storage, name: string, bytes: Uint8Array): Promise<void> {

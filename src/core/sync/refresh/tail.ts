@@ -9,8 +9,8 @@ export type Tail =
 
 /**
  * Reads the end of a published parquet file by Range (`bytes=-N`), conditional on the ETag held: a
- * 304 says the file is unchanged, a 206 brings its footer and its new ETag. A footer longer than the
- * first probe is read again whole, pinned to that ETag with If-Range.
+ * 304 says the file is unchanged, a 206 brings the footer's length and the new ETag; then the footer
+ * itself, pinned to that ETag with If-Range (a file replaced in between answers 200 and is refused).
  */
 export async function fetchTail(x: Exchange, url: string, etag: string | null, size: number): Promise<Tail> {
   let want = Math.min(FOOTER_PROBE, size);
