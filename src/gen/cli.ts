@@ -1,16 +1,24 @@
 /**
- * `npm run gen -- --scale tiny|demo|full --out DIR [--generation N] [--seed S] [--only indicators,mf,flags] [--drift KIND]`
- * Each service's generator is imported on demand, so a missing one fails with its name.
+ * `npm run gen -- --scale tiny|demo|full --out DIR [--generation N] [--seed S] [--only indicators,mf,flags]
+ *   [--drift KIND] [--step week|day|none] [--revise N] [--rebuild]`
+ * Each service's generator is imported on demand, so a missing one fails with its name. How a
+ * generation steps on from the one already in OUT is src/gen/timeline.ts; docs/publisher.md has it.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { SCALES, type Drift, type GenOptions, type Scale } from './options.js';
+import { SCALES, STEPS, type Drift, type GenOptions, type Scale, type Step } from './options.js';
 
 const SERVICES = ['indicators', 'mf', 'flags'] as const;
 type Service = (typeof SERVICES)[number];
 const DRIFTS: readonly Drift[] = ['rename', 'insert', 'retype', 'drop', 'silent'];
-const USAGE =
-  'usage: npm run gen -- --scale tiny|demo|full --out DIR [--generation N] [--seed S] [--only indicators,mf,flags] [--drift rename|insert|retype|drop|silent]';
+const USAGE = [
+  'usage: npm run gen -- --scale tiny|demo|full --out DIR [--generation N] [--seed S] [--only indicators,mf,flags]',
+  '         [--drift rename|insert|retype|drop|silent] [--step week|day|none] [--revise N] [--rebuild]',
+  '  --step     how far generation N moves on from generation N-1 in OUT: a week (default), the next',
+  '             business day (weekend and holiday NAVs of liquid and overnight funds arrive with it), or none',
+  '  --revise   MF: also correct N past NAVs (same rows, new values)',
+  '  --rebuild  MF: rewrite the history parquet with new bytes (so a new ETag) and identical rows',
+].join('\n');
 
 type Generate = (opts: GenOptions) => Promise<void>;
 
@@ -36,6 +44,9 @@ async function main(): Promise<void> {
       seed: { type: 'string', default: '42' },
       only: { type: 'string' },
       drift: { type: 'string' },
+      step: { type: 'string', default: 'week' },
+      revise: { type: 'string', default: '0' },
+      rebuild: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -47,6 +58,9 @@ async function main(): Promise<void> {
   const only = values.only ? values.only.split(',').map((s) => s.trim()) : [...SERVICES];
   const unknown = only.filter((s) => !(SERVICES as readonly string[]).includes(s));
   if (unknown.length) throw new Error(`--only: unknown service ${unknown.join(', ')} (known: ${SERVICES.join(', ')})`);
+  const step = values.step as Step;
+  if (!STEPS.includes(step)) throw new Error(`--step must be one of ${STEPS.join(', ')}\n${USAGE}`);
+  const revise = positiveInt(values.revise, 'revise', 0);
   const generation = positiveInt(values.generation, 'generation', 1);
   const seed = positiveInt(values.seed, 'seed', 0);
   const out = path.resolve(values.out);
@@ -59,7 +73,7 @@ async function main(): Promise<void> {
       throw new Error(`the ${service} generator (src/gen/${service}.ts) could not be loaded: ${e instanceof Error ? e.message : e}`);
     }
     const started = performance.now();
-    await generate({ scale, dir: path.join(out, service), generation, seed, drift });
+    await generate({ scale, dir: path.join(out, service), generation, seed, drift, step, revise, rebuild: values.rebuild });
     console.log(`${service}: ${((performance.now() - started) / 1000).toFixed(1)} s → ${path.join(out, service)}`);
   }
 }

@@ -16,7 +16,7 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
-import type { GenOptions } from './options.js';
+import type { GenState } from './timeline.js';
 import { wrapFile } from './zip.js';
 
 export type FileFormat =
@@ -49,7 +49,8 @@ export interface TableFilesOptions {
   baseName: string;
   formats: FileFormat[];
   readme?: string;
-  parquet?: { rowGroupSize?: number; compression?: 'zstd' | 'snappy' };
+  /** `kvMetadata` goes into the footer: a rebuild changes the bytes and nothing a reader decodes. */
+  parquet?: { rowGroupSize?: number; compression?: 'zstd' | 'snappy'; kvMetadata?: Record<string, string> };
   /** Quote every text column in CSV (header included); numbers stay plain. TSV is never quoted. */
   csvQuoteAll?: boolean;
   /** Column → SQLite type, overriding the mapping from the DuckDB type. */
@@ -82,7 +83,9 @@ export async function writeTableFiles(
       case 'parquet': {
         const compression = opts.parquet?.compression ?? 'zstd';
         const rg = opts.parquet?.rowGroupSize ? `, ROW_GROUP_SIZE ${Math.trunc(opts.parquet.rowGroupSize)}` : '';
-        return writeParquet(conn, opts.table, target, `COMPRESSION ${compression}${rg}`);
+        const kv = Object.entries(opts.parquet?.kvMetadata ?? {});
+        const meta = kv.length ? `, KV_METADATA {${kv.map(([k, v]) => `${ident(k)}: ${literal(v)}`).join(', ')}}` : '';
+        return writeParquet(conn, opts.table, target, `COMPRESSION ${compression}${rg}${meta}`);
       }
       case 'csv':
         return writeCsv(conn, opts.table, target, opts.csvQuoteAll === true);
@@ -197,13 +200,13 @@ async function writeFamily(
 }
 
 /**
- * A generation's manifest.json and state.json (the generation, seed and scale that made the files),
- * each replaced only when its text changes, so an unchanged manifest keeps its ETag.
+ * A generation's manifest.json and state.json (what made the files and how the next generation steps
+ * on, src/gen/timeline.ts), each replaced only when its text changes, so an unchanged manifest keeps
+ * its ETag.
  */
-export async function writeManifest(opts: GenOptions, manifest: unknown): Promise<void> {
-  const state = { generation: opts.generation, seed: opts.seed, scale: opts.scale };
-  await writeTextIfChanged(path.join(opts.dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  await writeTextIfChanged(path.join(opts.dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
+export async function writeManifest(dir: string, manifest: unknown, state: GenState): Promise<void> {
+  await writeTextIfChanged(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await writeTextIfChanged(path.join(dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /** Temp name then rename, and only when the text differs, like every other published file. */

@@ -5,7 +5,6 @@
  */
 import { INDICATOR_DEFS, type IndicatorDef, type Model } from './indicator-catalog.js';
 import { observationDates, STEP_YEARS, toDay, tradingDays } from './calendar.js';
-import { asOfDate } from './options.js';
 import { Rng } from './random.js';
 import { realSeries } from './real-prices.js';
 
@@ -56,9 +55,10 @@ export function stepModel(model: Model, v: number, dt: number, z: number, rng: R
   }
 }
 
-export function macroSeries(def: IndicatorDef, seed: number, generation: number): Observation[] {
-  if (def.sumOf) return sumSeries(def, seed, generation);
-  const asOf = toDay(asOfDate(generation));
+/** `dates`: the as-of date of each generation so far (src/gen/timeline.ts); the last is this one's. */
+export function macroSeries(def: IndicatorDef, seed: number, dates: readonly string[]): Observation[] {
+  if (def.sumOf) return sumSeries(def, seed, dates);
+  const asOf = toDay(dates[dates.length - 1]);
   const rng = new Rng(seed, `macro:${def.id}`);
   const dt = STEP_YEARS[def.frequency];
   const model = def.model;
@@ -82,16 +82,18 @@ export function macroSeries(def: IndicatorDef, seed: number, generation: number)
     if (model.kind === 'level') anchor += model.trend * dt;
   }
   const published = def.gaps ? out.filter((o) => !def.gaps!.some(([a, b]) => o.day >= toDay(a) && o.day <= toDay(b))) : out;
-  return def.revises ? revise(def, published, seed, generation) : published;
+  return def.revises ? revise(def, published, seed, dates) : published;
 }
 
 /**
  * Generation g (≥ 2) revises the last few observations that generation g-1 had published: the
  * benchmark and vintage updates real publishers make. Applied cumulatively, generation by generation.
+ * A generation with no new day (`--step none`) publishes nothing new here, so it revises nothing.
  */
-function revise(def: IndicatorDef, obs: Observation[], seed: number, generation: number): Observation[] {
-  for (let g = 2; g <= generation; g++) {
-    const prev = publishedDays(def, toDay(asOfDate(g - 1)));
+function revise(def: IndicatorDef, obs: Observation[], seed: number, dates: readonly string[]): Observation[] {
+  for (let g = 2; g <= dates.length; g++) {
+    if (dates[g - 1] === dates[g - 2]) continue;
+    const prev = publishedDays(def, toDay(dates[g - 2]));
     const end = prev.length ? obs.findLastIndex((o) => o.day <= prev[prev.length - 1]) + 1 : 0;
     const rng = new Rng(seed, `revise:${def.id}:${g}`);
     for (let i = Math.max(0, end - REVISED_WINDOW); i < end; i++) {
@@ -103,12 +105,12 @@ function revise(def: IndicatorDef, obs: Observation[], seed: number, generation:
   return obs;
 }
 
-function sumSeries(def: IndicatorDef, seed: number, generation: number): Observation[] {
+function sumSeries(def: IndicatorDef, seed: number, dates: readonly string[]): Observation[] {
   const totals = new Map<number, number>();
   for (const id of def.sumOf!) {
     const part = INDICATOR_DEFS.find((d) => d.id === id);
     if (!part) throw new Error(`${def.id}: unknown part ${id}`);
-    for (const o of macroSeries(part, seed, generation)) totals.set(o.day, (totals.get(o.day) ?? 0) + o.value);
+    for (const o of macroSeries(part, seed, dates)) totals.set(o.day, (totals.get(o.day) ?? 0) + o.value);
   }
   return [...totals.entries()].sort((a, b) => a[0] - b[0]).map(([day, v]) => ({ day, value: round(v, def.model.dp) }));
 }

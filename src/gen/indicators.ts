@@ -21,7 +21,8 @@ import { writeDatabaseFiles, writeManifest, writeTableFiles, type FileFormat } f
 import { INDICATOR_DEFS, type IndicatorDef } from './indicator-catalog.js';
 import { macroSeries, type Observation } from './indicator-series.js';
 import { MARKET_MODELS, marketBars, type Bar } from './market-prices.js';
-import { asOfDate, generatedAt, type GenOptions, type Scale } from './options.js';
+import type { GenOptions, Scale } from './options.js';
+import { FIRST_AS_OF, stateOf, timeline, type Timeline } from './timeline.js';
 
 /** History kept per scale, counted back from generation 1's as-of date so later generations only append. */
 const HISTORY_YEARS: Record<Scale, number | null> = { tiny: 2, demo: 12, full: null };
@@ -43,7 +44,7 @@ export function selectDefs(scale: Scale): IndicatorDef[] {
 function windowStart(scale: Scale): number {
   const years = HISTORY_YEARS[scale];
   if (years === null) return -Infinity;
-  const first = new Date(`${asOfDate(1)}T00:00:00Z`);
+  const first = new Date(`${FIRST_AS_OF}T00:00:00Z`);
   first.setUTCFullYear(first.getUTCFullYear() - years);
   return toDay(first.toISOString().slice(0, 10));
 }
@@ -74,12 +75,13 @@ interface ConfigRow {
 }
 
 export async function generate(opts: GenOptions): Promise<IndicatorsManifest> {
+  const t = await timeline(opts);
   const from = windowStart(opts.scale);
   const defs = selectDefs(opts.scale);
   const macro = new Map<string, Observation[]>();
-  for (const d of defs) if (d.visible) macro.set(d.id, macroSeries(d, opts.seed, opts.generation).filter((o) => o.day >= from));
+  for (const d of defs) if (d.visible) macro.set(d.id, macroSeries(d, opts.seed, t.dates).filter((o) => o.day >= from));
   const market = new Map<string, Bar[]>();
-  for (const [sym, bars] of marketBars(opts.seed, opts.generation)) market.set(sym, bars.filter((b) => b.day >= from));
+  for (const [sym, bars] of marketBars(opts.seed, t.asOf)) market.set(sym, bars.filter((b) => b.day >= from));
 
   const config: ConfigRow[] = [
     ...defs.map((d) => {
@@ -131,7 +133,7 @@ export async function generate(opts: GenOptions): Promise<IndicatorsManifest> {
     await fillMacro(conn, macro);
     await fillMarket(conn, market);
     await fillConfig(conn, config);
-    return await writeFiles(conn, opts);
+    return await writeFiles(conn, opts, t);
   } finally {
     conn.closeSync();
     instance.closeSync();
@@ -188,7 +190,7 @@ async function fillConfig(conn: DuckDBConnection, rows: ConfigRow[]): Promise<vo
   app.closeSync();
 }
 
-async function writeFiles(conn: DuckDBConnection, opts: GenOptions): Promise<IndicatorsManifest> {
+async function writeFiles(conn: DuckDBConnection, opts: GenOptions, t: Timeline): Promise<IndicatorsManifest> {
   const files: Record<string, ManifestFile> = {};
   let totalRows = 0;
   for (const table of Object.keys(TABLES) as TableName[]) {
@@ -197,7 +199,7 @@ async function writeFiles(conn: DuckDBConnection, opts: GenOptions): Promise<Ind
       dir: opts.dir,
       baseName: table,
       formats: [...TABLE_FILE_FORMATS] as FileFormat[],
-      readme: readme(table, opts),
+      readme: readme(table, opts.scale, t),
     });
     for (const [name, w] of Object.entries(written)) {
       files[name] = { format: w.format, size_bytes: w.size_bytes, size_human: sizeHuman(w.size_bytes), row_count: w.row_count, table };
@@ -212,18 +214,18 @@ async function writeFiles(conn: DuckDBConnection, opts: GenOptions): Promise<Ind
       baseName: ALL_BASENAME,
       kind,
       formats: kind === 'sqlite' ? ['db.zip', 'db.gz'] : ['duckdb.zip', 'duckdb.gz'],
-      readme: readme('all', opts),
+      readme: readme('all', opts.scale, t),
     });
     for (const [name, w] of Object.entries(written)) {
       files[name] = { format: w.format, size_bytes: w.size_bytes, size_human: sizeHuman(w.size_bytes), row_count: w.row_count, table: 'all' };
     }
   }
-  const manifest: IndicatorsManifest = { generated_at: generatedAt(opts.generation), total_rows: totalRows, files };
-  await writeManifest(opts, manifest);
+  const manifest: IndicatorsManifest = { generated_at: t.generatedAt, total_rows: totalRows, files };
+  await writeManifest(opts.dir, manifest, stateOf(t));
   return manifest;
 }
 
-function readme(table: TableName | 'all', opts: GenOptions): string {
+function readme(table: TableName | 'all', scale: Scale, t: Timeline): string {
   const specs = table === 'all' ? Object.values(TABLES) : [TABLES[table]];
   const body = specs
     .map((t) => {
@@ -233,8 +235,8 @@ function readme(table: TableName | 'all', opts: GenOptions): string {
     .join('\n');
   return `# ${table === 'all' ? 'Unified indicator data: all tables' : table}
 
-Sample data (scale ${opts.scale}, generation ${opts.generation}) in the layout of the unified indicator
-data service. Data as of ${asOfDate(opts.generation)}; generated ${generatedAt(opts.generation)}.
+Sample data (scale ${scale}, generation ${t.generation}) in the layout of the unified indicator
+data service. Data as of ${t.asOf}; generated ${t.generatedAt}.
 
 Read each indicator's \`notes\` in indicator_config before computing anything: they state
 annualisation, sign conventions, cumulative versus per-period values, base years and breaks.

@@ -8,7 +8,6 @@
 import { MARKET_SYMBOLS, type MarketSymbol } from '../core/contract/indicators.js';
 import { toDay, tradingDays } from './calendar.js';
 import { round } from './indicator-series.js';
-import { asOfDate } from './options.js';
 import { Rng } from './random.js';
 import { realSeries, type RealPoint } from './real-prices.js';
 
@@ -153,8 +152,8 @@ function bars(sym: MarketSymbol, m: MarketModel, seed: number, series: Map<numbe
   return out;
 }
 
-export function marketBars(seed: number, generation: number): Map<string, Bar[]> {
-  const asOf = toDay(asOfDate(generation));
+export function marketBars(seed: number, asOfIso: string): Map<string, Bar[]> {
+  const asOf = toDay(asOfIso);
   const result = new Map<string, Bar[]>();
   const bySymbol = new Map<string, Map<number, number>>();
   for (const sym of MARKET_SYMBOLS) {

@@ -12,7 +12,8 @@ import {
   AMCS, CLOSED_CATEGORIES, INTERVAL_STEMS, SUB_CATEGORIES, type Amc, type NavModel, type SubCategory,
 } from './mf-vocab.js';
 import { businessOnOrAfter, businessOnOrBefore, dayNumber, FACTOR_COUNT, GOLD_FACTOR, OVERSEAS_FACTOR } from './mf-calendar.js';
-import { asOfDate, type Scale } from './options.js';
+import type { Scale } from './options.js';
+import { FIRST_AS_OF as FIRST_AS_OF_ISO } from './timeline.js';
 import { Rng } from './random.js';
 
 /** Open-ended schemes run past any horizon. */
@@ -21,7 +22,7 @@ export const OPEN_END = 1_000_000;
 const DIRECT_START = dayNumber('2013-01-01');
 const SEBI_RECAT = dayNumber('2018-06-01');
 const IDCW_RENAME = dayNumber('2021-04-01');
-const FIRST_AS_OF = dayNumber(asOfDate(1));
+const FIRST_AS_OF = dayNumber(FIRST_AS_OF_ISO);
 /** Launches are drawn up to this day, so later generations gain new schemes. */
 const LAUNCH_HORIZON = FIRST_AS_OF + 120;
 

@@ -17,7 +17,9 @@ import { detailsAsOf, detailsRows } from './mf-details.js';
 import { aaumQuarter, buildDataQuality, buildDetails, buildLatest, buildNav, loadInputs } from './mf-tables.js';
 import { buildUniverse } from './mf-universe.js';
 import { documentedColumns, driftManifest, publishedSources, type PublishedSources } from './drift.js';
-import { asOfDate, generatedAt, type GenOptions } from './options.js';
+import { applyRevisions } from './mf-revisions.js';
+import type { GenOptions } from './options.js';
+import { stateOf, timeline, type Timeline } from './timeline.js';
 
 /** Which tiny-scale scheme codes carry which edge case (tiny's structure does not depend on the seed). */
 export const TINY_CASES: Readonly<Record<string, readonly number[]>> = buildUniverse('tiny', 0).cases;
@@ -30,8 +32,8 @@ const NAV_TEXT = NAV_FILE_SUFFIXES.filter((f) => f !== 'parquet');
 const TEXT_OPTIONS = { csvQuoteAll: true, sqliteTypes: { nav: 'REAL' as const } };
 
 export async function generate(opts: GenOptions): Promise<void> {
-  const asOf = asOfDate(opts.generation);
-  const stamp = generatedAt(opts.generation);
+  const t = await timeline(opts);
+  const { asOf, generatedAt: stamp } = t;
   const universe = buildUniverse(opts.scale, opts.seed);
   await mkdir(opts.dir, { recursive: true });
   const work = path.join(os.tmpdir(), `almanac-mf-${process.pid}-${Date.now()}.duckdb`);
@@ -41,6 +43,7 @@ export async function generate(opts: GenOptions): Promise<void> {
     await conn.run('SET preserve_insertion_order = true');
     await loadInputs(conn, universe.schemes, asOf, opts.seed);
     await buildNav(conn, opts.seed);
+    await applyRevisions(conn, opts.seed, t);
     const quarter = aaumQuarter(asOf);
     await buildLatest(conn, asOf, quarter);
     const details = detailsRows(universe.schemes, asOf, opts.seed);
@@ -55,20 +58,29 @@ export async function generate(opts: GenOptions): Promise<void> {
     const files: Record<string, WrittenFile> = {};
     const write = async (table: string, baseName: string, formats: readonly string[], extra: Partial<Parameters<typeof writeTableFiles>[1]> = {}) =>
       Object.assign(files, await writeTableFiles(conn, { table, dir: opts.dir, baseName, formats: formats as FileFormat[], readme: readme(baseName, asOf, documentedColumns(opts.drift, src)), ...extra }));
-    await write(src.navParquet, NAV_FILE_BASE, ['parquet'], { parquet: { rowGroupSize: ROW_GROUP, compression: 'zstd' } });
+    await write(src.navParquet, NAV_FILE_BASE, ['parquet'], { parquet: { rowGroupSize: ROW_GROUP, compression: 'zstd', kvMetadata: rebuildMark(t) } });
     await write(src.navText, NAV_FILE_BASE, NAV_TEXT, TEXT_OPTIONS);
     await write(src.latest, LATEST_FILE_BASE, LATEST_FILE_SUFFIXES, { csvQuoteAll: true, parquet: { compression: 'zstd' } });
     await write(DETAILS_FILE_BASE, DETAILS_FILE_BASE, DETAILS_FILE_SUFFIXES, { parquet: { compression: 'zstd' } });
     await write(DATA_QUALITY_FILE_BASE, DATA_QUALITY_FILE_BASE, DATA_QUALITY_FILE_SUFFIXES);
 
     const manifest = driftManifest(await buildManifest(conn, opts, files, stamp, asOf, details.length), opts.drift, src, asOf);
-    await writeManifest(opts, manifest);
+    await writeManifest(opts.dir, manifest, stateOf(t));
   } finally {
     conn.closeSync();
     instance.closeSync();
     await rm(work, { force: true });
     await rm(`${work}.wal`, { force: true });
   }
+}
+
+/**
+ * The history parquet's footer key-value metadata: empty until a rebuild (`--rebuild`), then the
+ * number of rebuilds so far. It changes the file's bytes (so its ETag) and leaves its rows, row groups
+ * and statistics exactly as they were.
+ */
+function rebuildMark(t: Timeline): Record<string, string> {
+  return t.rebuilds.length ? { almanac_rebuild: String(t.rebuilds.length) } : {};
 }
 
 function manifestFiles(written: Record<string, Omit<ManifestFile, 'size_human'>>): Record<string, ManifestFile> {

@@ -40,4 +40,12 @@ describe('npm run gen (src/gen/cli.ts)', () => {
     const drift = await gen('--scale', 'tiny', '--out', out, '--drift', 'sideways');
     expect(drift.stderr).toContain('--drift must be one of');
   });
+
+  it('refuses a bad step or revision count with a usage message', async () => {
+    const step = await gen('--scale', 'tiny', '--out', out, '--step', 'month');
+    expect(step.stderr).toContain('--step must be one of week, day, none');
+    const revise = await gen('--scale', 'tiny', '--out', out, '--revise', 'some');
+    expect(revise.stderr).toContain('--revise must be an integer ≥ 0');
+    expect(revise.stderr).toContain('--step week|day|none');
+  });
 });

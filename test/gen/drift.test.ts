@@ -8,7 +8,8 @@ import Database from 'better-sqlite3';
 import { unzipSync } from 'fflate';
 import { LATEST_COLUMNS, NAV_FILE_COLUMNS, SCHEMA_NOTES, SCHEMA_VERSION, SCHEME_OPTIONS, SCHEME_PLANS, type Manifest } from '../../src/core/contract/mf.js';
 import { generate } from '../../src/gen/mf.js';
-import { asOfDate, type Drift } from '../../src/gen/options.js';
+import type { Drift } from '../../src/gen/options.js';
+import { asOfDate } from '../../src/gen/timeline.js';
 
 /**
  * `--drift KIND` publishes generation 2 of tiny MF data with one layout change, in every format of the

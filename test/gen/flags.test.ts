@@ -150,6 +150,8 @@ describe('flags generator', () => {
       const lost = await scalar(`SELECT count(*) FROM (SELECT * FROM read_parquet('${p(gen1)}') EXCEPT ALL SELECT * FROM read_parquet('${p(dir)}'))`);
       expect(Number(lost), t).toBe(0);
     }
-    expect(JSON.parse(await readFile(path.join(dir, 'state.json'), 'utf8'))).toEqual({ generation: 2, seed: SEED, scale: 'tiny' });
+    expect(JSON.parse(await readFile(path.join(dir, 'state.json'), 'utf8'))).toEqual({
+      generation: 2, seed: SEED, scale: 'tiny', as_of: ['2026-11-13', '2026-11-20'], revisions: [], rebuilds: [],
+    });
   });
 });

@@ -13,7 +13,7 @@ import {
 import { isValidIsin } from '../../src/core/contract/isin.js';
 import { sizeHuman } from '../../src/gen/formats.js';
 import { generate, TINY_CASES } from '../../src/gen/mf.js';
-import { asOfDate } from '../../src/gen/options.js';
+import { asOfDate } from '../../src/gen/timeline.js';
 
 const SEED = 11;
 let root: string;

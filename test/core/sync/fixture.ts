@@ -6,11 +6,14 @@ import { SERVICES, type Service } from '../../../src/core/sync/datasets.js';
 import { sync, type SyncOptions } from '../../../src/core/sync/sync.js';
 import { readState } from '../../../src/core/sync/state.js';
 import { nodeHost, openStore } from '../../../src/core/store/node.js';
-import { publishTiny } from '../../helpers/tiny-data.js';
+import { publishTiny, type TinyOptions } from '../../helpers/tiny-data.js';
 
-/** Puts generation `generation` of tiny sample data for `services` into `dir` (the publisher's data). */
-export async function generate(dir: string, services: readonly Service[], generation = 1): Promise<void> {
-  await publishTiny(dir, services, { generation });
+/**
+ * Puts tiny sample data for `services` into `dir` (the publisher's data): generation N of weekly
+ * publishes, or a sequence as `publishTiny` takes it (`{ publishes: [{ step: 'day' }, …] }`).
+ */
+export async function generate(dir: string, services: readonly Service[], at: number | TinyOptions = 1): Promise<void> {
+  await publishTiny(dir, services, typeof at === 'number' ? { generation: at } : at);
 }
 
 /**
