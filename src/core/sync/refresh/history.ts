@@ -104,9 +104,11 @@ async function refreshHistory(d: DatasetRun, file: PlannedFile, snap: PlannedFil
     return patched(d, file, { etag: h.etag, footer: h.footer, snapshot: h.snapshot, fresh: null, refresh: h.refresh, detail: h.detail, changed: false });
   }
   const footer = parseFooter(tail.bytes);
+  let heldBytes: Uint8Array;
   let held: Footer;
   try {
-    held = parseFooter(await readTail(opts.storage, h.footer));
+    heldBytes = await readTail(opts.storage, h.footer);
+    held = parseFooter(heldBytes);
   } catch (e) {
     return whole(d, file, snap, `the footer held is unreadable (${(e as Error).message})`, tail.body_bytes);
   }
@@ -115,6 +117,9 @@ async function refreshHistory(d: DatasetRun, file: PlannedFile, snap: PlannedFil
     record(opts, d.summary, { service, name: file.name, status: 'patched', body_bytes: tail.body_bytes, ...x });
 
   if (file.rows === local) {
+    // A new ETag (a hash of the content) over a footer identical to the byte: only the pages changed, so
+    // values were revised in place with every size and statistic kept. A rebuild rewrites the footer.
+    if (sameBytes(heldBytes, tail.bytes)) return whole(d, file, snap, 'past NAVs revised: the file changed under an identical footer', tail.body_bytes);
     if (!sameRows(held, footer)) {
       const groups = differingGroups(held, footer);
       return whole(d, file, snap, `past NAVs revised: row group${groups.length === 1 ? '' : 's'} ${groups.join(', ')} of ${footer.groups.length} differ`, tail.body_bytes);
@@ -236,6 +241,10 @@ async function readTail(storage: Storage, name: string): Promise<Uint8Array> {
   const blob = await storage.blob(name);
   const read = async (n: number) => new Uint8Array(await blob.slice(Math.max(0, blob.size - n)).arrayBuffer());
   return read(footerLength(await read(FOOTER_PROBE)) + 8);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 async function writeOnce(storage: Storage, name: string, bytes: Uint8Array): Promise<void> {
