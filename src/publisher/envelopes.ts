@@ -8,6 +8,7 @@ import { SERVICE_BASE, manifestPath } from '../core/contract/files.js';
 import * as flags from '../core/contract/flags.js';
 import * as ind from '../core/contract/indicators.js';
 import { mfErrorBody, mfHelp } from '../core/contract/mf-params.js';
+import { isQueryPath } from './queries.js';
 
 export type Body = Record<string, unknown>;
 
@@ -17,12 +18,20 @@ export function servedEndpoints(service: Service): string[] {
   const common = [`GET ${b}/`, `GET, HEAD ${manifestPath(service)}`];
   switch (service) {
     case 'indicators':
-      return [...common, `GET, HEAD ${b}/download/all`, `GET, HEAD ${b}/download/{table_name}`];
+      return [...common, ...queries(ind.ENDPOINTS.map((e) => e.path.slice(b.length)), service), `GET, HEAD ${b}/download/all`, `GET, HEAD ${b}/download/{table_name}`];
     case 'mf':
-      return [`GET ${b}/`, `GET ${b}/terms`, `GET, HEAD ${manifestPath(service)}`, `GET, HEAD ${b}/download`, `GET, HEAD ${b}/download/{dataset}`];
+      return [
+        `GET ${b}/`, `GET ${b}/terms`, `GET ${b}/search`, `GET ${b}/nav`, `GET ${b}/schemes/{code}/nav`,
+        `GET, HEAD ${manifestPath(service)}`, `GET, HEAD ${b}/download`, `GET, HEAD ${b}/download/{dataset}`,
+      ];
     case 'flags':
-      return [...common, `GET, HEAD ${b}/download/all`, `GET, HEAD ${b}/download/{table_name}`];
+      return [...common, ...queries(flags.ENDPOINTS.map((e) => e.path), service), `GET, HEAD ${b}/download/all`, `GET, HEAD ${b}/download/{table_name}`];
   }
+}
+
+/** The contract's query endpoints among `paths` (relative to the service's base). */
+function queries(paths: string[], service: Service): string[] {
+  return paths.filter((p) => isQueryPath(service, p)).map((p) => `GET ${SERVICE_BASE[service]}${p}`);
 }
 
 /** A 4xx other than a download parameter error or a rate limit. */

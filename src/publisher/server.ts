@@ -1,7 +1,9 @@
 /**
  * The stand-in publisher: serves what `npm run gen` wrote (DIR/<service>/manifest.json and the files
  * it lists) on the three services' download routes, with the specs' validators, ranges, limits and
- * error envelopes, plus injectable faults. node:http rather than a framework: faults need the socket.
+ * error envelopes, plus injectable faults; and answers their query endpoints from those files
+ * (src/publisher/queries.ts) under the published request limits. node:http rather than a framework:
+ * faults need the socket.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -12,6 +14,7 @@ import { flagsCatalog, indicatorsCatalog, mfCatalog, mfTerms } from './catalogs.
 import * as env from './envelopes.js';
 import { FaultState, parseFaults, type Fault, type FaultPlan } from './faults.js';
 import { RateLimiter, SPEC_WINDOWS, type BucketName, type Decision, type WindowMs } from './limits.js';
+import { isQueryPath, QueryStore } from './queries.js';
 import { HashCache, openFile, planResponse, validatorHeaders, writeBody, type OpenedFile } from './send-file.js';
 
 export interface PublisherOptions {
@@ -42,6 +45,7 @@ export async function startPublisher(opts: PublisherOptions): Promise<Publisher>
   const hashes = new HashCache();
   const dataDir = path.resolve(opts.dataDir);
   let baseUrl = '';
+  const queries = new QueryStore(dataDir, () => baseUrl);
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
@@ -72,9 +76,12 @@ export async function startPublisher(opts: PublisherOptions): Promise<Publisher>
       return sendJson(req, res, 200, mfTerms());
     }
     if (rest === '/downloads/manifest') {
-      const bucket: BucketName = service === 'indicators' ? 'indicators-downloads' : service === 'mf' ? 'mf-requests' : 'flags-queries';
-      if (!admit(req, res, service, bucket, p)) return;
+      if (!admit(req, res, service, service === 'indicators' ? 'indicators-downloads' : QUERY_BUCKET[service], p)) return;
       return serveFile(req, res, service, path.join(serviceDir, 'manifest.json'), 'application/json', 'manifests', p);
+    }
+    if (isQueryPath(service, rest)) {
+      if (!admit(req, res, service, QUERY_BUCKET[service], p)) return;
+      return answerQuery(req, res, service, p);
     }
     const tail = rest === '/download' ? '' : rest.startsWith('/download/') ? rest.slice('/download/'.length) : null;
     if (tail === null || (tail === '' && service !== 'mf')) return sendJson(req, res, 404, env.notFound(service, baseUrl, p));
@@ -82,8 +89,7 @@ export async function startPublisher(opts: PublisherOptions): Promise<Publisher>
   }
 
   async function catalog(req: IncomingMessage, res: ServerResponse, service: Service, serviceDir: string, p: string): Promise<void> {
-    const bucket: BucketName = service === 'indicators' ? 'indicators-requests' : service === 'mf' ? 'mf-requests' : 'flags-queries';
-    if (!admit(req, res, service, bucket, p)) return;
+    if (!admit(req, res, service, QUERY_BUCKET[service], p)) return;
     if (service === 'mf') return sendJson(req, res, 200, mfCatalog(baseUrl));
     if (service === 'flags') return sendJson(req, res, 200, flagsCatalog());
     try {
@@ -92,6 +98,22 @@ export async function startPublisher(opts: PublisherOptions): Promise<Publisher>
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       return unavailable(req, res, service, p);
     }
+  }
+
+  /** A query endpoint, answered from the published files (src/publisher/queries.ts). */
+  async function answerQuery(req: IncomingMessage, res: ServerResponse, service: Service, p: string): Promise<void> {
+    let a;
+    try {
+      a = await queries.answer(req.method as 'GET' | 'HEAD', req.url ?? p, req.headers);
+    } catch (e) {
+      console.error('publisher: query store:', e);
+      res.setHeader('Retry-After', '60');
+      return sendJson(req, res, 503, env.errorFor(service, baseUrl, 503, p, 'The query endpoints could not be built from the published files; retry later.'));
+    }
+    res.setHeaders(new Map(Object.entries(a.headers)));
+    res.setHeader('Content-Length', String(a.body.length));
+    res.writeHead(a.status);
+    res.end(req.method === 'HEAD' ? undefined : a.body);
   }
 
   async function download(
@@ -208,13 +230,18 @@ export async function startPublisher(opts: PublisherOptions): Promise<Publisher>
     port,
     setFaults: (spec) => faults.set(toFaults(spec)),
     resetLimits: () => limiter.reset(),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.close((e) => (e ? reject(e) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+      await queries.close();
+    },
   };
 }
+
+/** Each service's query bucket (catalog and query endpoints; MF's and flags' manifests too). */
+const QUERY_BUCKET: Readonly<Record<Service, BucketName>> = { indicators: 'indicators-requests', mf: 'mf-requests', flags: 'flags-queries' };
 
 function toFaults(spec: string | Fault[]): Fault[] {
   return typeof spec === 'string' ? parseFaults(spec) : spec;
