@@ -87,14 +87,15 @@ describe('MF history refresh', { timeout: 900_000 }, () => {
   }
   const history = (s: { files: FileResult[] }) => s.files.find((f) => f.name === 'mf_nav_master.parquet')!;
 
-  it('one day (Friday to Monday, weekend NAVs of liquid funds): filled from the NAV endpoint or taken whole, equal to a fresh sync', async () => {
+  it('a Monday (weekend NAVs of liquid and overnight funds): the snapshot plus the NAV endpoint, equal to a fresh sync', async () => {
     await step({ step: 'day' });
     const s = await run(storeDir);
     expect(s.errors).toEqual([]);
     const nav = history(s);
-    // Until the stand-in publisher answers /mf/v1/nav, the weekend rows cannot be filled: whole, saying why.
-    if (nav.refresh === 'full') expect(nav.reason).toMatch(/rows missing beyond the snapshot/);
-    else expect(nav).toMatchObject({ status: 'patched', refresh: 'append' });
+    expect(nav).toMatchObject({ status: 'patched', refresh: 'append' });
+    expect(nav.detail).toMatch(/^appended 3 days \(\d+ rows\) from the latest snapshot and the NAV endpoint, \d+\.\d MB$/);
+    const endpoint = s.files.find((f) => f.name === 'nav endpoint')!;
+    expect(endpoint.body_bytes).toBeGreaterThan(0);
     expect(await difference(storeDir, await freshStore())).toBe(0);
   });
 
@@ -156,5 +157,15 @@ describe('MF history refresh', { timeout: 900_000 }, () => {
     expect(full.errors).toEqual([]);
     expect(history(full)).toMatchObject({ status: 'downloaded', refresh: 'full', reason: 'full verification asked for' });
     expect(await difference(storeDir, fresh)).toBe(0);
+  });
+
+  it('a skipped day (Thursday published, not synced; then Friday): every scheme misses a day, filled from the endpoint, equal to a fresh sync', async () => {
+    await step({ step: 'day' });
+    await step({ step: 'day' });
+    const s = await run(storeDir);
+    expect(s.errors).toEqual([]);
+    expect(history(s)).toMatchObject({ status: 'patched', refresh: 'append' });
+    expect(history(s).detail).toMatch(/^appended 2 days .* and the NAV endpoint/);
+    expect(await difference(storeDir, await freshStore())).toBe(0);
   });
 });
