@@ -1,5 +1,6 @@
 import { MF_BASE, MF_LIMITS } from '../../contract/mf-params.js';
 import { Refused, send, type Exchange } from '../request.js';
+import { readCapped } from '../fetch-manifest.js';
 import type { SnapshotDiff } from './snapshot.js';
 
 /** One NAV the endpoint gave for a missing day; `nav` as the JSON carried it, turned to DECIMAL in SQL. */
@@ -41,7 +42,7 @@ export async function fillGaps(x: Exchange, base: string, gaps: SnapshotDiff['ga
     if (since !== '0000-01-01') q.set('since', since);
     const res = await send(x, `${base}${MF_BASE}/nav?${q}`, { Accept: 'application/json' }, 'query');
     out.requests++;
-    const text = await boundedText(res);
+    const text = await readCapped(res, MAX_ANSWER, 'NAV endpoint answer');
     out.body_bytes += new TextEncoder().encode(text).length;
     if (res.status !== 200) throw new Refused(`NAV endpoint: HTTP ${res.status}`);
     const body = JSON.parse(text) as { schemes?: Record<string, { scheme_code?: unknown; data?: unknown }> };
@@ -60,25 +61,4 @@ export async function fillGaps(x: Exchange, base: string, gaps: SnapshotDiff['ga
     }
   }
   return out;
-}
-
-async function boundedText(res: Response): Promise<string> {
-  const reader = res.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let n = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    n += value.length;
-    if (n > MAX_ANSWER) {
-      await reader.cancel();
-      throw new Refused(`NAV endpoint: answer longer than ${MAX_ANSWER} bytes`);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(n);
-  let at = 0;
-  for (const c of chunks) all.set(c, (at += c.length) - c.length);
-  return new TextDecoder().decode(all);
 }
