@@ -264,6 +264,9 @@ async function build(
         loads = src.file === overlay?.file ? await overlay.load(ctx, tables) : await ingestSource(ctx, src, extracted.get(src));
         used[src.file] = src;
       } catch (e) {
+        // A refreshed history has no file of its own to fall back to: the service fails, the previous
+        // generation keeps answering (its kept parquet is older than the rows held).
+        if (src.file === overlay?.file) throw e;
         fail(src, e);
         const fb = fallbackOf(src);
         if (!fb || (isWholeDatabase(fb.suffix) && !extracted.has(fb))) continue;
