@@ -239,7 +239,7 @@ describe('kill campaign: SIGKILL at each step of the MF history refresh', { time
         paths.set(label, { pub, dir, before: r.mid, after: r.after });
       }),
     );
-  }, 900_000);
+  }, 1_800_000);
 
   afterAll(async () => {
     for (const p of paths.values()) await p.pub.close();
