@@ -114,8 +114,9 @@ describe('MF history refresh', { timeout: 900_000 }, () => {
     expect(nav.body_bytes).toBeLessThan(size / 20);
     const st = (await readState(host.storage)).datasets.mf!;
     expect(st.history!.base).not.toBeNull();
-    expect(st.history!.deltas).toHaveLength(1);
-    expect(s.history?.mf?.appended?.length).toBe(st.history!.deltas[0].rows);
+    // Monday's delta (snapshot and endpoint) and Tuesday's, over the base of the first sync.
+    expect(st.history!.deltas).toHaveLength(2);
+    expect(s.history?.mf?.appended?.length).toBe(st.history!.deltas[1].rows);
     expect(await difference(storeDir, await freshStore())).toBe(0);
     // The app's own store attaches the base and answers mf.nav through the view.
     const store = await openStore(storeDir);
