@@ -14,6 +14,9 @@ import { parseNavParams, parseSearchParams } from '../src/core/contract/mf-param
 import { nav } from '../src/core/services/mf/nav.js';
 import { search } from '../src/core/services/mf/search.js';
 import { NativeEngine } from './native-engine.js';
+import { openStore } from '../src/core/store/node.js';
+import { mfBenchCases } from './mf.js';
+import { measure, stats, warmUp } from './lib.js';
 import type { QueryPlan } from './chromium.js';
 
 const [job, a, b, c] = process.argv.slice(2);
@@ -55,6 +58,18 @@ if (job === 'sync') {
   for (const q of plan.sql) await step(q.label, () => native.materialize(q.sql));
   await native.close();
   extra = { steps };
+} else if (job === 'mf-queries') {
+  // The MF query cases over the store in `a`, `b` timed calls each once warm: CPU medians per case.
+  const store = await openStore(a);
+  const cpu: Record<string, number> = {};
+  for (const q of await mfBenchCases(store.engine)) {
+    await warmUp(q.run, 1000, 5000);
+    const samples: number[] = [];
+    for (let i = 0; i < Number(b); i++) samples.push((await measure(q.run)).cpu);
+    cpu[q.name] = stats(samples).median;
+  }
+  await store.close();
+  extra = { cpu };
 } else {
   throw new Error(`unknown job ${job}`);
 }

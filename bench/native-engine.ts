@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Engine, Param, Row } from '../src/core/engine/engine.js';
 import { SERVICES } from '../src/core/sync/datasets.js';
 import { readState } from '../src/core/sync/state.js';
+import { baseAlias } from '../src/core/sync/refresh/overlay.js';
 import { FsStorage } from '../src/core/storage/fs.js';
 
 /**
@@ -27,6 +28,8 @@ export class NativeEngine implements Engine {
     const state = await readState(new FsStorage(storeDir));
     for (const svc of SERVICES) {
       const d = state.datasets[svc];
+      // A refreshed MF history's view reads its base generation, attached first under the store's alias.
+      if (d?.history?.base) await native.exec(`ATTACH '${path.join(storeDir, d.history.base).replaceAll("'", "''")}' AS ${baseAlias(svc)} (READ_ONLY)`);
       if (d) await native.exec(`ATTACH '${path.join(storeDir, d.database).replaceAll("'", "''")}' AS ${svc} (READ_ONLY)`);
     }
     return native;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --scale full|demo|tiny] [--only NAME,...] [--repeats N] [--store DIR] [--profile DIR]`
+ * `npm run bench [-- --scale full|demo|tiny] [--only NAME,...] [--repeats N] [--store DIR] [--profile DIR] [--days N]`
  *
  * Generates (or reuses) sample data at the chosen scale, serves it from the stand-in publisher on
  * loopback, syncs it with the real sync engine, then times each case next to its reference measured
@@ -35,6 +35,7 @@ import { httpCases } from './http.js';
 import { interleaved, measure, printTable, ratio, stats, warmUp, writeResults, type BenchResult, type Stats } from './lib.js';
 import { renderPerformanceDoc, svgChart } from './report.js';
 import { chromiumCases, type ChildResult, type ChromiumRun } from './chromium.js';
+import { oneDayCases } from './refresh.js';
 import { MF_LIMITS } from '../src/core/contract/mf-params.js';
 import { LIMITS as INDICATOR_LIMITS } from '../src/core/contract/indicators.js';
 import { LIMITS as FLAGS_LIMITS } from '../src/core/contract/flags.js';
@@ -191,6 +192,11 @@ async function syncAndQuery() {
         met: again.body_bytes === 0 && again.statuses!.every((s) => s === 'not_modified'),
         note: `${again.requests} requests for ${files} files and ${SERVICES.length} manifests (first sync of the rest: ${rest.requests} requests)`,
       });
+    }
+    if (wants('one-day')) {
+      // `--days N`: publishes refreshed one by one (default 30 at demo scale, 5 at full, as issue 20 asks).
+      const days = Number(typeof args.flags.days === 'string' ? args.flags.days : scale === 'full' ? 5 : 30);
+      results.push(...(await oneDayCases({ scale, root, pub, child, days, repeats: 20 })));
     }
   } finally {
     await publisher.close();

@@ -144,14 +144,14 @@ export async function startDesktopCore(opts: DesktopOptions): Promise<DesktopCor
     },
     'sync:status': async () => state.read(),
     'sync:run': async (args, onProgress): Promise<SyncOutcome> => {
-      const { only, sources } = validateSyncRequest(args, settings.source);
+      const { only, sources, history } = validateSyncRequest(args, settings.source);
       if (busy) return { outcome: 'busy', message: busy === 'sync' ? BUSY_MESSAGE : `the store is busy (${busy})` };
       const ac = new AbortController();
       cancel = ac;
       try {
         return await stepAside('sync', async () => ({
           outcome: 'done' as const,
-          summary: await sync({ storage: host.storage, host, source: sources[only[0]]!, sources, only, lock: fileLock(dataDir), signal: ac.signal, onEvent: onProgress, rules: opts.rules }),
+          summary: await sync({ storage: host.storage, host, source: sources[only[0]]!, sources, only, history, lock: fileLock(dataDir), signal: ac.signal, onEvent: onProgress, rules: opts.rules }),
         }));
       } catch (e) {
         return outcomeOf(e);

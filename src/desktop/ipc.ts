@@ -3,6 +3,7 @@
  * treated as untrusted (a page that ran hostile script must not turn IPC into more than the app does).
  */
 import { isService, SERVICES, type Service } from '../core/sync/datasets.js';
+import type { HistoryOptions } from '../core/sync/refresh/history.js';
 
 export class IpcInputError extends Error {}
 
@@ -71,7 +72,10 @@ export function validateService(value: unknown, field = 'service'): Service {
 }
 
 /** A sync's datasets (default: all) and each one's base URL (default: the settings' source). */
-export function validateSyncRequest(input: unknown, fallback: string | null): { only: Service[]; sources: Partial<Record<Service, string>> } {
+export function validateSyncRequest(
+  input: unknown,
+  fallback: string | null,
+): { only: Service[]; sources: Partial<Record<Service, string>>; history: HistoryOptions } {
   const o = input === undefined || input === null ? {} : object(input, 'sync arguments');
   let only: Service[] = [...SERVICES];
   if (o.only !== undefined) {
@@ -89,7 +93,19 @@ export function validateSyncRequest(input: unknown, fallback: string | null): { 
     }
     sources[svc] = sourceUrl(url, `sources.${svc}`);
   }
-  return { only, sources };
+  return { only, sources, history: historyOptions(o.history) };
+}
+
+/** The MF history's options: `full` a boolean, `verifyEveryMs` a non-negative number or null (never). */
+function historyOptions(input: unknown): HistoryOptions {
+  if (input === undefined || input === null) return {};
+  const h = object(input, 'history');
+  if (h.full !== undefined && typeof h.full !== 'boolean') throw new IpcInputError('history.full must be true or false');
+  const every = h.verifyEveryMs;
+  if (every !== undefined && every !== null && !(typeof every === 'number' && Number.isFinite(every) && every >= 0)) {
+    throw new IpcInputError('history.verifyEveryMs must be a number of milliseconds (0 or more) or null');
+  }
+  return { ...(h.full !== undefined ? { full: h.full } : {}), ...(every !== undefined ? { verifyEveryMs: every as number | null } : {}) };
 }
 
 export function validateManifestRequest(input: unknown): { service: Service; base: string; etag: string | null } {

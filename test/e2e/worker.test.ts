@@ -20,6 +20,7 @@ import { startPublisher, type Publisher } from '../../src/publisher/server.js';
 import { sync } from '../../src/core/sync/sync.js';
 import { nodeHost, openStore } from '../../src/core/store/node.js';
 import { fileState, files, setChoice, type StoreState } from '../../src/core/sync/state.js';
+import { historyFiles } from '../../src/core/sync/refresh/history.js';
 import type { FormatChoice, Service } from '../../src/core/sync/datasets.js';
 import type { SyncStep } from '../../src/core/sync/hooks.js';
 import type { SyncOutcome } from '../../src/ui/lib/backend.js';
@@ -167,6 +168,58 @@ describe.skipIf(!hasChromium)('browser store in Chromium (harness page, publishe
       await s.close();
     }
   }, 120_000);
+
+  // Issue 20 in the browser: the MF history refreshed by day through the sync worker into OPFS, the
+  // page reloaded between syncs and closed at steps of the refresh; each publish ends equal to Node's
+  // fresh sync of it (row count and row hash of every table, mf.nav the view over base and deltas).
+  it('the MF history refreshed by day: OPFS, the sync worker, reloads, the page closed at refresh steps; equal to a fresh Node sync', async () => {
+    const s = await launch();
+    const days = (n: number) => ({ publishes: Array.from({ length: n }, () => ({ step: 'day' as const })) });
+    const navOf = (o: SyncOutcome) => (o.outcome === 'done' ? o.summary.files.find((f) => f.name === 'mf_nav_master.parquet') : undefined);
+    let page: Page | null = null;
+    try {
+      await publishTiny(dataDir, ['mf'], days(1));
+      page = await open(s);
+      const first = await page.evaluate((sources) => harness.sync({ only: ['mf'], sources }), SOURCES);
+      expect(first.outcome === 'done' && first.summary.errors).toEqual([]);
+      let before = await page.evaluate(() => harness.checksums('mf'));
+      for (const [n, step] of [[2, null], [3, 'refresh:delta'], ...(LONG ? ([[4, 'refresh:plan'], [5, 'switch:before']] as const) : [])] as const) {
+        console.log(`refresh in Chromium: publish ${n}, ${step ?? 'no stop'} (${new Date().toISOString()})`);
+        await publishTiny(dataDir, ['mf'], days(n));
+        const refDir = path.join(root, `node-refresh-${n}`);
+        await nodeSync(refDir, ['mf']);
+        const expected = await checksums(refDir, 'mf');
+        if (step) {
+          // Closed while the refresh stands at `step`: reopened, the previous generation answers.
+          await page.close();
+          page = await open(s);
+          const stopped = await page.evaluate(
+            ([sources, at]) => Promise.race([harness.sync({ only: ['mf'], sources }, at).then((o) => `finished: ${o.outcome}`), harness.paused()]),
+            [SOURCES, { step, nth: 1 }] as const,
+          );
+          expect(stopped).toBe(step);
+          await page.close();
+          page = await open(s);
+          expect(await page.evaluate(() => harness.checksums('mf'))).toEqual(before);
+          await page.evaluate(() => harness.closeStore());
+        }
+        const next = await page.evaluate((sources) => harness.sync({ only: ['mf'], sources }), SOURCES);
+        expect(next.outcome === 'done' && next.summary.errors).toEqual([]);
+        expect(navOf(next)).toMatchObject({ status: 'patched', refresh: 'append' });
+        await page.reload();
+        await page.waitForFunction(() => document.body.dataset.ready === 'yes');
+        expect(await page.evaluate(() => harness.checksums('mf'))).toEqual({ ...expected, generation: expect.any(Number) });
+        const d = (await page.evaluate(() => harness.status())).datasets.mf!;
+        expect(d.history!.deltas.length).toBeGreaterThan(0);
+        const keep = new Set([d.database, `${d.database}.wal`, ...Object.values(d.sources).map((x) => x.store), ...historyFiles(d.history)]);
+        expect((await page.evaluate(() => harness.opfs())).filter((f) => files.belongsTo('mf', f) && !keep.has(f))).toEqual([]);
+        before = await page.evaluate(() => harness.checksums('mf'));
+      }
+    } finally {
+      await page?.close().catch(() => undefined);
+      await s.close();
+    }
+  }, 1_800_000);
 
   describe('kill campaign: the page closed at each point of a sync, reopened, answers as before; the next sync completes', () => {
     const tally = { runs: 0, killed: 0, not_reached: 0, failures: 0 };

@@ -13,13 +13,14 @@ import { generate, tempDir } from '../core/sync/fixture.js';
 import { startPublisher, type Publisher } from '../../src/publisher/server.js';
 import { fileState, setChoice } from '../../src/core/sync/state.js';
 import { nodeHost } from '../../src/core/store/node.js';
-import { planFiles, SERVICE_DEFS, type FormatChoice } from '../../src/core/sync/datasets.js';
+import { planFiles, SERVICE_DEFS, type FormatChoice, type Service } from '../../src/core/sync/datasets.js';
+import type { PublishOptions } from '../../src/gen/options.js';
 import { parseManifest } from '../../src/core/sync/manifest.js';
 import type { SyncStep } from '../../src/core/sync/hooks.js';
 import type { checksums } from './store-check.js';
 import { LONG, writeFigures } from './figures.js';
 
-const SERVICE = 'indicators';
+const SERVICE: Service = 'indicators';
 const CHILD = path.resolve('test/reliability/kill-child.ts');
 /** One ingest path per way a file reaches the database: parquet-wasm, a whole .duckdb, read_csv. */
 const PATHS: { label: string; choice: FormatChoice }[] = [
@@ -78,8 +79,8 @@ function child(args: string[]): { proc: ReturnType<typeof spawn>; done: Promise<
  * Runs the child sync; SIGKILLs it at a hook (it kills itself) or as soon as the store directory
  * reports a file matching `watch` (an inotify event, not a polling timer).
  */
-async function killRun(store: string, source: string, p: Point, largest: string): Promise<Outcome> {
-  const c = child(['kill', store, source, SERVICE, p.step ?? 'none', String(p.nth ?? 0), ...(p.file ? [largest] : [])]);
+async function killRun(store: string, source: string, p: Point, largest: string, service: Service = SERVICE): Promise<Outcome> {
+  const c = child(['kill', store, source, service, p.step ?? 'none', String(p.nth ?? 0), ...(p.file ? [largest] : [])]);
   const watcher = p.watch
     ? fs.watch(store, (_event, name) => {
         if (name && p.watch!.test(name)) c.proc.kill('SIGKILL');
@@ -94,8 +95,8 @@ async function killRun(store: string, source: string, p: Point, largest: string)
 
 type Resync = { mid: Awaited<ReturnType<typeof checksums>>; errors: string[]; after: Awaited<ReturnType<typeof checksums>>; leftovers: string[] };
 
-async function resync(store: string, source: string): Promise<Resync> {
-  const r = await child(['resync', store, source, SERVICE]).done;
+async function resync(store: string, source: string, service: Service = SERVICE): Promise<Resync> {
+  const r = await child(['resync', store, source, service]).done;
   if (r.code !== 0) throw new Error(`resync exited ${r.code}: ${r.err}`);
   return JSON.parse(r.out) as Resync;
 }
@@ -191,5 +192,74 @@ describe('kill campaign: SIGKILL at each point × each ingest path', { timeout: 
       row.failures++;
       throw e;
     }
+  });
+});
+
+/**
+ * The MF history's refresh (docs/sync.md): a store at one publish is synced to the next by the
+ * refresh's own path, killed at each of its steps. Same checks: the previous generation answers until
+ * the switch, the next sync completes, and nothing is left behind (the base and deltas it keeps aside).
+ */
+const MONDAY: PublishOptions[] = [{ step: 'day' }];
+const REFRESHES: { label: string; next: PublishOptions[] }[] = [
+  { label: 'append', next: [...MONDAY, { step: 'day' }] },
+  { label: 'rebuild', next: [...MONDAY, { step: 'none', rebuild: true }] },
+];
+const REFRESH_POINTS: Point[] = [
+  { label: 'footer read, plan made', step: 'refresh:plan', nth: 1 },
+  { label: 'new rows fetched', step: 'refresh:fetched', nth: 1 },
+  { label: "this publish's delta written", step: 'refresh:delta', nth: 1 },
+  { label: 'before the first table load', step: 'ingest:table', nth: 1 },
+  { label: 'after the checkpoint', step: 'ingest:checkpoint', nth: 1 },
+  { label: 'before the switch', step: 'switch:before', nth: 1 },
+  { label: 'after the switch', step: 'switch:after', nth: 1 },
+  { label: 'during cleanup', step: 'cleanup', nth: 1 },
+];
+
+describe('kill campaign: SIGKILL at each step of the MF history refresh', { timeout: 1_800_000 }, () => {
+  const root = tempDir('kill-mf');
+  const paths = new Map<string, { pub: Publisher; dir: string; before: Resync['mid']; after: Resync['after'] }>();
+  const tally = { runs: 0, killed: 0, not_reached: 0, failures: 0 };
+
+  beforeAll(async () => {
+    await Promise.all(
+      REFRESHES.map(async ({ label, next }) => {
+        const pubDir = path.join(root, `pub-${label}`);
+        await generate(pubDir, ['mf'], { publishes: MONDAY });
+        const pub = await startPublisher({ dataDir: pubDir, limits: 'off' });
+        const dir = path.join(root, `template-${label}`);
+        expect((await child(['kill', dir, pub.url, 'mf', 'none', '0']).done).code).toBe(0);
+        fs.rmSync(pubDir, { recursive: true, force: true });
+        await generate(pubDir, ['mf'], { publishes: next });
+        const ref = path.join(root, `reference-${label}`);
+        fs.cpSync(dir, ref, { recursive: true });
+        const r = await resync(ref, pub.url, 'mf');
+        expect(r.errors).toEqual([]);
+        expect(r.leftovers).toEqual([]);
+        paths.set(label, { pub, dir, before: r.mid, after: r.after });
+      }),
+    );
+  }, 1_800_000);
+
+  afterAll(async () => {
+    for (const p of paths.values()) await p.pub.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  const cases = REFRESHES.flatMap((r) => REFRESH_POINTS.map((pt) => [r.label, pt.label, pt] as const));
+
+  it.concurrent.each(cases)('%s: killed %s', { timeout: 900_000 }, async (label, _pointLabel, point) => {
+    const t = paths.get(label)!;
+    const dir = path.join(root, `${label}-${++tally.runs}`);
+    fs.cpSync(t.dir, dir, { recursive: true });
+    const outcome = await killRun(dir, t.pub.url, point, '', 'mf');
+    tally[outcome === 'killed' ? 'killed' : 'not_reached']++;
+    const r = await resync(dir, t.pub.url, 'mf');
+    expect(r.mid).toEqual(r.mid.generation === t.before.generation ? t.before : t.after);
+    if (outcome === 'killed' && !['switch:after', 'cleanup'].includes(point.step!)) expect(r.mid.generation).toBe(t.before.generation);
+    expect(r.errors).toEqual([]);
+    expect(r.after).toEqual(t.after);
+    expect(r.leftovers).toEqual([]);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -3,6 +3,7 @@ import { openStore } from '../../src/core/store/node.js';
 import { readState, STATE_FILE } from '../../src/core/sync/state.js';
 import { nodeHost } from '../../src/core/store/node.js';
 import type { Service } from '../../src/core/sync/datasets.js';
+import { historyFiles } from '../../src/core/sync/refresh/history.js';
 
 /** Per table of a dataset: row count and an order-independent hash of every row, as the store answers. */
 export type Checksums = Record<string, { n: number; h: string }>;
@@ -27,6 +28,7 @@ export async function checksums(dir: string, service: Service): Promise<{ genera
 /** Store files a dataset should hold after a finished sync: the state, its database, its sources. */
 export async function leftovers(dir: string, service: Service): Promise<string[]> {
   const d = (await readState(nodeHost(dir).storage)).datasets[service]!;
-  const keep = new Set([STATE_FILE, d.database, `${d.database}.wal`, ...Object.values(d.sources).map((s) => s.store)]);
+  // A refreshed MF history also keeps its base generation, deltas, footer and snapshot (docs/storage.md).
+  const keep = new Set([STATE_FILE, d.database, `${d.database}.wal`, ...Object.values(d.sources).map((s) => s.store), ...historyFiles(d.history)]);
   return fs.readdirSync(dir).filter((n) => !keep.has(n));
 }

@@ -11,7 +11,7 @@ import type { Command } from './command.js';
 const command: Command = {
   name: 'sync',
   summary: 'download what changed from the publishers and switch to the new data',
-  usage: 'npm run cli -- sync --data DIR [--source URL] [--only indicators,mf,flags] [--json]',
+  usage: 'npm run cli -- sync --data DIR [--source URL] [--only indicators,mf,flags] [--full] [--json]',
   async run(args: Args) {
     const host = nodeHost(str(args, 'data'));
     const only = parseOnly(args);
@@ -22,12 +22,16 @@ const command: Command = {
     if (!/^https?:\/\//.test(source)) throw new UsageError(`--source must be an http(s) URL, got ${source}`);
     const json = bool(args, 'json');
     const bar = !json && process.stderr.isTTY ? progressBar() : undefined;
-    const summary = await sync({ storage: host.storage, host, source, only, lock: fileLock(host.storage.dir), onEvent: bar ?? (json ? undefined : logLine) });
+    // --full: the MF history downloaded whole and rebuilt (full verification); other files go by ETag.
+    const history = { full: bool(args, 'full') };
+    const summary = await sync({ storage: host.storage, host, source, only, history, lock: fileLock(host.storage.dir), onEvent: bar ?? (json ? undefined : logLine) });
     bar?.({ type: 'switched', service: 'mf', generation: -1 });
     if (json) {
       await print(
         `${JSON.stringify({
-          files: summary.files.map(({ service, name, status, body_bytes, error }) => ({ service, name, status, body_bytes, ...(error ? { error } : {}) })),
+          files: summary.files.map(({ service, name, status, body_bytes, error, refresh, reason }) => ({
+            service, name, status, body_bytes, ...(error ? { error } : {}), ...(refresh ? { refresh } : {}), ...(reason ? { reason } : {}),
+          })),
           body_bytes: summary.body_bytes,
           requests: summary.requests,
           generations: summary.generations,
@@ -36,7 +40,7 @@ const command: Command = {
       );
     } else {
       for (const f of summary.files) {
-        await print(`${f.service}/${f.name}: ${f.status}${f.body_bytes ? ` (${f.body_bytes} bytes)` : ''}${f.error ? ` — ${f.error}` : ''}\n`);
+        await print(`${f.service}/${f.name}: ${f.status}${f.body_bytes ? ` (${f.body_bytes} bytes)` : ''}${f.detail ? `, ${f.detail}` : ''}${f.error ? ` — ${f.error}` : ''}\n`);
       }
       await print(`${summary.body_bytes} body bytes in ${summary.requests} requests\n`);
       for (const e of summary.errors) process.stderr.write(`error: ${e}\n`);

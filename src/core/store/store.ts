@@ -3,6 +3,7 @@ import { SERVICES, type Service } from '../sync/datasets.js';
 import { sqlString, type DatabaseHost } from '../sync/host.js';
 import { UserData } from './user.js';
 import { newGeneration } from '../engine/generation.js';
+import { baseAlias } from '../sync/refresh/overlay.js';
 import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/state.js';
 import type { DriftNotice } from '../sync/drift.js';
 import type { Storage } from '../storage/storage.js';
@@ -63,7 +64,8 @@ export interface AttachHost {
  * schema (`SELECT * FROM mf.nav`), plus `main.sync_status` with the sync metadata.
  */
 export class Store {
-  private attached = new Map<Service, string>();
+  /** Store file attached under each alias: a service's schema, and `<service>_base` for a refreshed history. */
+  private attached = new Map<string, string>();
   /** The user's own tables (schema `user`), once opened with openUser(). */
   user: UserData | null = null;
 
@@ -89,10 +91,12 @@ export class Store {
   private written: string | null = null;
 
   /**
-   * Re-reads the state and swaps every schema whose generation changed (after a sync or a delete). The
-   * local server calls this every 2 s: when the state is as last written, nothing is rewritten, so the
-   * answers cached for this generation (engine/generation.ts) stand; any change drops them, before the
-   * switch and again after it (an answer computed while switching could mix the two).
+   * Re-reads the state and swaps every schema whose generation changed (after a sync or a delete). A
+   * refreshed MF history's view (`mf.nav`) reads the base generation's table, attached as `mf_base`
+   * before `mf` and let go of after it. The local server calls this every 2 s: when the state is as
+   * last written, nothing is rewritten, so the answers cached for this generation
+   * (engine/generation.ts) stand; any change drops them, before the switch and again after it (an
+   * answer computed while switching could mix the two).
    */
   async refresh(): Promise<void> {
     const s = await this.state();
@@ -100,19 +104,26 @@ export class Store {
     if (json === this.written) return;
     this.written = null;
     newGeneration(this.engine);
+    const want = new Map<string, string>();
     for (const svc of SERVICES) {
-      const want = s.datasets[svc]?.database ?? null;
-      const have = this.attached.get(svc) ?? null;
-      if (want === have) continue;
-      if (have) {
-        await this.engine.exec(`DETACH ${svc}`);
-        await this.host.forget(this.engine, have);
-        this.attached.delete(svc);
-      }
-      if (want) {
-        await this.engine.exec(`ATTACH ${sqlString(await this.host.attachPath(this.engine, want))} AS ${svc}`);
-        this.attached.set(svc, want);
-      }
+      const d = s.datasets[svc];
+      if (d?.history?.base) want.set(baseAlias(svc), d.history.base);
+      if (d) want.set(svc, d.database);
+    }
+    // The schemas first, then the bases they read; attached the other way round.
+    const order = [...SERVICES, ...SERVICES.map(baseAlias)];
+    for (const alias of order) {
+      const have = this.attached.get(alias);
+      if (!have || want.get(alias) === have) continue;
+      await this.engine.exec(`DETACH ${alias}`);
+      await this.host.forget(this.engine, have);
+      this.attached.delete(alias);
+    }
+    for (const alias of order.reverse()) {
+      const file = want.get(alias);
+      if (!file || this.attached.has(alias)) continue;
+      await this.engine.exec(`ATTACH ${sqlString(await this.host.attachPath(this.engine, file))} AS ${alias}`);
+      this.attached.set(alias, file);
     }
     await this.writeStatusTable(s);
     newGeneration(this.engine);

@@ -17,12 +17,15 @@ export interface TableContract {
   columns: readonly { name: string; type: string; required: boolean }[];
 }
 
+/** What a request is, as the publishers count it. */
+export type RequestKind = 'whole' | 'range' | 'query';
+
 /** One download-rate rule a publisher announces: at most `limit` requests per `windowMs`. */
 export interface RateRule {
   limit: number;
   windowMs: number;
-  /** Which responses count: MF counts range reads (206) apart from whole-file requests. */
-  kind: 'whole' | 'range' | 'any';
+  /** Which responses count: MF counts range reads (206) apart from whole-file requests, and its query endpoints apart from both. */
+  kind: RequestKind | 'any';
 }
 
 export interface ServiceDef {
@@ -68,6 +71,7 @@ export const SERVICE_DEFS: Readonly<Record<Service, ServiceDef>> = {
       { limit: MF_LIMITS.downloadsWholePerDay, windowMs: DAY, kind: 'whole' },
       { limit: MF_LIMITS.downloadsRangePerMinute, windowMs: MINUTE, kind: 'range' },
       { limit: MF_LIMITS.downloadsRangePerDay, windowMs: DAY, kind: 'range' },
+      { limit: MF_LIMITS.requestsPerMinute, windowMs: MINUTE, kind: 'query' },
     ],
     stemTable: Object.fromEntries(mfTables.map((t) => [t.source, t.name])),
   },

@@ -25,7 +25,7 @@ export async function fetchManifest(x: Exchange, url: string, etag: string | nul
 }
 
 /** The body as text, refused once it grows past `max` bytes (read chunk by chunk, never whole first). */
-export async function readCapped(res: Response, max: number): Promise<string> {
+export async function readCapped(res: Response, max: number, what = 'manifest'): Promise<string> {
   const reader = res.body!.getReader();
   const parts: Uint8Array[] = [];
   let n = 0;
@@ -35,7 +35,7 @@ export async function readCapped(res: Response, max: number): Promise<string> {
     n += value.length;
     if (n > max) {
       await reader.cancel();
-      throw new Refused(`manifest refused: longer than ${max} bytes`);
+      throw new Refused(`${what} refused: longer than ${max} bytes`);
     }
     parts.push(value);
   }

@@ -7,6 +7,10 @@ export type SyncStep =
   | 'download:response'
   | 'download:chunk'
   | 'download:complete'
+  /** The MF history's refresh: footer read and plan made; gaps fetched; this publish's delta written. */
+  | 'refresh:plan'
+  | 'refresh:fetched'
+  | 'refresh:delta'
   | 'ingest:table'
   | 'ingest:batch'
   | 'ingest:checkpoint'

@@ -1,4 +1,4 @@
-import type { RateRule } from './datasets.js';
+import type { RateRule, RequestKind } from './datasets.js';
 
 export type Sleep = (ms: number, onTick?: (left: number) => void) => Promise<void>;
 
@@ -36,7 +36,7 @@ export class RateLimiter {
   }
 
   /** Milliseconds until a request of `kind` may go out (0: now). */
-  delay(kind: 'whole' | 'range'): number {
+  delay(kind: RequestKind): number {
     let wait = 0;
     const t = this.now();
     for (const rule of this.applicable(kind)) {
@@ -47,13 +47,13 @@ export class RateLimiter {
   }
 
   /** Waits for a slot, then records the request. */
-  async acquire(kind: 'whole' | 'range', wait: Sleep, onWait?: (seconds: number) => void): Promise<void> {
+  async acquire(kind: RequestKind, wait: Sleep, onWait?: (seconds: number) => void): Promise<void> {
     for (let d = this.delay(kind); d > 0; d = this.delay(kind)) await wait(d, onWait);
     const t = this.now();
     for (const rule of this.applicable(kind)) this.prune(rule, t).push(t);
   }
 
-  private applicable(kind: 'whole' | 'range'): RateRule[] {
+  private applicable(kind: RequestKind): RateRule[] {
     return this.rules.filter((r) => r.kind === 'any' || r.kind === kind);
   }
 

@@ -1,4 +1,4 @@
-import type { Service } from './datasets.js';
+import type { RequestKind, Service } from './datasets.js';
 import type { RateLimiter, Sleep } from './limits.js';
 import type { SyncListener } from './progress.js';
 import { Cancelled } from './hooks.js';
@@ -52,7 +52,7 @@ function wait(x: Exchange, ms: number, reason: 'retry-after' | 'backoff' | 'rate
  * One request within the service's rate budget: waits for a slot, waits out 429 (Retry-After),
  * retries 5xx and network errors with backoff. Returns the first other response.
  */
-export async function send(x: Exchange, url: string, headers: Record<string, string>, kind: 'whole' | 'range'): Promise<Response> {
+export async function send(x: Exchange, url: string, headers: Record<string, string>, kind: RequestKind): Promise<Response> {
   let limited = 0;
   for (;;) {
     await x.limiter.acquire(kind, x.sleep, (s) => x.onEvent?.({ type: 'waiting', service: x.service, file: x.file, reason: 'rate-limit', seconds: s }));

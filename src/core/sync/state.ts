@@ -2,6 +2,7 @@ import type { Storage } from '../storage/storage.js';
 import type { FormatChoice, Service } from './datasets.js';
 import type { Column } from './ingest.js';
 import type { DriftNotice, SchemaChange } from './drift.js';
+import type { HistoryRefresh } from './progress.js';
 
 /** A downloaded file the current generation was built from (kept so the next build can reuse it). */
 export interface SourceState {
@@ -50,6 +51,37 @@ export interface DatasetState {
   last_sync: string;
   /** Files that failed in the last sync (their tables answer from the previous copy, if any). */
   errors: string[];
+  /** MF: how the local history stands to the publish (docs/sync.md, "The history, refreshed by what changed"). */
+  history?: HistoryState;
+}
+
+/** One publish's rows the history took without its file: a write-once Arrow IPC store file. */
+export interface DeltaState {
+  store: string;
+  rows: number;
+}
+
+/**
+ * The MF history (`mf.nav`) as built: the `nav` table of `base` (a generation built from the whole
+ * file) plus the rows of `deltas`, read through the view `nav` of the current database. With no base,
+ * `nav` is a plain table of the current database (built from the whole file this time).
+ */
+export interface HistoryState {
+  /** Manifest name of the history file and the ETag of the publish the local rows equal. */
+  file: string;
+  etag: string | null;
+  /** Store file with that publish's parquet footer (what a rebuild is told apart by). */
+  footer: string;
+  /** Store file of the snapshot (`latest`) of that same publish: each scheme's last local date. */
+  snapshot: string | null;
+  base: string | null;
+  base_rows: number;
+  deltas: DeltaState[];
+  /** When the history was last downloaded whole and rebuilt (full verification). */
+  verified_at: string;
+  /** How the last change arrived, and in words. */
+  refresh: HistoryRefresh;
+  detail: string;
 }
 
 export interface StoreState {

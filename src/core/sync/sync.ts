@@ -1,18 +1,20 @@
 import type { Storage } from '../storage/storage.js';
-import { SERVICE_DEFS, SERVICES, planFiles, withoutTables, type FormatChoice, type PlannedFile, type RateRule, type Service } from './datasets.js';
-import { download } from './download.js';
+import { SERVICE_DEFS, SERVICES, planFiles, withoutTables, type FormatChoice, type RateRule, type Service } from './datasets.js';
 import { DEFAULT_RETRY, newExchange, type RetryPolicy } from './request.js';
-import { downloadPath, manifestPath } from '../contract/files.js';
-import { Cancelled, Crash, runHook, type SyncHook } from './hooks.js';
+import { manifestPath } from '../contract/files.js';
+import { runHook, type SyncHook } from './hooks.js';
 import { abortable, stopOn } from './cancel.js';
 import { withLock, type SyncLock } from './lock.js';
 import type { DatabaseHost } from './host.js';
 import { extractDuckdb, ingestSource, isWholeDatabase, type Extracted, type TableLoad } from './ingest.js';
 import { RateLimiter, sleep as realSleep, type Sleep } from './limits.js';
 import { fetchManifest } from './fetch-manifest.js';
-import type { FileResult, SyncListener, SyncSummary } from './progress.js';
+import type { SyncListener, SyncSummary } from './progress.js';
 import { fileState, files, type DatasetState, type SourceState, type StateStore } from './state.js';
 import { driftNotices, localSchemaVersion } from './drift.js';
+import { record, rethrowStop, type DatasetRun, type Run } from './run.js';
+import { fetchFile } from './fetch-file.js';
+import { historyFiles, planHistory, type HistoryOptions, type Overlay } from './refresh/history.js';
 
 /**
  * Settings of the engine that builds a generation. No FSST for text: a read decodes every FSST
@@ -56,12 +58,10 @@ export interface SyncOptions {
    * `Cancelled`, the previous generation keeps answering and partial downloads resume next time.
    */
   signal?: AbortSignal;
+  /** How the MF history is refreshed: whole on demand (`--full`), verified in full every so often. */
+  history?: HistoryOptions;
 }
 
-/** What sync's steps use: the options with the state store resolved and cancellation wired in. */
-interface Run extends SyncOptions {
-  state: StateStore;
-}
 
 /** Limiters outlive one sync call in a long-running process, so back-to-back syncs share the budget. */
 const limiters = new Map<string, RateLimiter>();
@@ -143,7 +143,8 @@ async function syncService(opts: Run, service: Service, summary: SyncSummary, co
   const manifest = await fetchManifest(
     exchange(null),
     `${base}${manifestPath(service)}`,
-    prev && prev.source_url === base ? prev.manifest_etag : null,
+    // A full verification must reach the history even when the manifest is unchanged.
+    prev && prev.source_url === base && !opts.history?.full ? prev.manifest_etag : null,
   );
   await runHook(hook, 'manifest', { service });
   if (manifest.status === 'not_modified' && prev) {
@@ -162,37 +163,14 @@ async function syncService(opts: Run, service: Service, summary: SyncSummary, co
   if (plan.length === 0) throw new Error(skip.length ? 'nothing left to fetch once the skipped tables are left out' : 'the manifest lists no file this app can read');
 
   const generation = (prev?.generation ?? 0) + 1;
-  const sources: Record<string, SourceState> = {};
-  const failed: string[] = [];
+  const d: DatasetRun = { opts, service, base, prev, generation, now, summary, sources: {}, failed: [], exchange };
+  const { sources, failed } = d;
   let changed = !prev || prev.source_url !== base;
-  for (const file of plan) {
-    const old = prev?.sources[file.name];
-    const haveOld = old && (await storage.size(old.store)) === old.bytes;
-    const part = files.part(service, file.name);
-    const path = downloadPath(service, file.name);
-    try {
-      if (!path) throw new Error(`no download route for ${file.name}`);
-      const got = await download({
-        x: exchange(file.name), file: file.name, url: `${base}${path}`, storage, part,
-        expectedSize: file.size, etag: haveOld ? old.etag : null, hook,
-      });
-      if (got.status === 'not_modified') {
-        sources[file.name] = old!;
-        record(opts, summary, { service, name: file.name, status: 'not_modified', body_bytes: 0 });
-        continue;
-      }
-      const store = files.source(service, generation, file.name);
-      await storage.rename(part, store);
-      await storage.remove(`${part}.json`);
-      sources[file.name] = sourceOf(file, store, got.etag, got.size, now);
-      changed = true;
-      record(opts, summary, { service, name: file.name, status: got.status, body_bytes: got.body_bytes });
-    } catch (e) {
-      rethrowStop(e, opts);
-      failed.push(`${file.name}: ${(e as Error).message}`);
-      record(opts, summary, { service, name: file.name, status: 'failed', body_bytes: 0, error: (e as Error).message });
-    }
-  }
+  // The MF history goes last: whether it can be patched depends on the snapshot fetched before it.
+  const history = planHistory(d, plan);
+  for (const file of plan) if (file !== history?.file) changed = (await fetchFile(d, file)) || changed;
+  const patch = history ? await history.run() : null;
+  changed = !!patch?.changed || changed;
   // A table whose new file failed keeps answering from the file it was built from last time.
   for (const old of Object.values(prev?.sources ?? {})) {
     const covered = Object.values(sources).some((s) => overlaps(s.tables, old.tables));
@@ -206,7 +184,7 @@ async function syncService(opts: Run, service: Service, summary: SyncSummary, co
     return;
   }
 
-  const built = await build(opts, service, generation, sources, failed, summary);
+  const built = await build(opts, service, generation, sources, failed, summary, patch?.overlay ?? null);
   const schema = { def, previous: prev, tables: built.tables, failed, manifest: manifest.body, now };
   const drift = driftNotices(schema);
   const next: DatasetState = {
@@ -219,12 +197,14 @@ async function syncService(opts: Run, service: Service, summary: SyncSummary, co
     rows: Object.values(built.tables).reduce((n, t) => n + t.rows, 0),
     bytes: (await storage.size(files.database(service, generation))) ?? 0,
     last_sync: now, errors: failed,
+    history: patch?.next(built.sources),
   };
   await runHook(hook, 'switch:before', { service });
   await opts.state.update((s) => ({ ...s, datasets: { ...s.datasets, [service]: next } }));
   await runHook(hook, 'switch:after', { service });
   opts.onEvent?.({ type: 'switched', service, generation });
   summary.generations[service] = generation;
+  if (patch) (summary.history ??= {})[service] = patch.changes;
   await opts.onSwitch?.(service, next);
   await runHook(hook, 'cleanup', { service });
   await removeLeftovers(storage, service, next);
@@ -238,13 +218,16 @@ async function build(
   sources: Record<string, SourceState>,
   failed: string[],
   summary: SyncSummary,
+  overlay: Overlay | null,
 ) {
   const { storage, host, hook } = opts;
   const def = SERVICE_DEFS[service];
   const name = files.database(service, generation);
   const prev = (await opts.state.read()).datasets[service];
   const base = { host, storage, def, scratchPrefix: files.scratch(service), maxUnpackedBytes: opts.maxUnpackedBytes };
-  const ordered = Object.values(sources).sort((a, b) => a.file.localeCompare(b.file));
+  // A patched history loads last: its new rows are read from the snapshot table loaded before it.
+  const last = (src: SourceState) => (src.file === overlay?.file ? 1 : 0);
+  const ordered = Object.values(sources).sort((a, b) => last(a) - last(b) || a.file.localeCompare(b.file));
   const fallbackOf = (src: SourceState) =>
     Object.values(prev?.sources ?? {}).find((o) => o.store !== src.store && overlaps(o.tables, src.tables)) ?? null;
   const refused = new Set<SourceState>();
@@ -288,9 +271,12 @@ async function build(
       let loads: TableLoad[];
       try {
         if (refused.has(src)) throw new Error('refused');
-        loads = await ingestSource(ctx, src, extracted.get(src));
+        loads = src.file === overlay?.file ? await overlay.load(ctx, tables) : await ingestSource(ctx, src, extracted.get(src));
         used[src.file] = src;
       } catch (e) {
+        // A refreshed history has no file of its own to fall back to: the service fails, the previous
+        // generation keeps answering (its kept parquet is older than the rows held).
+        if (src.file === overlay?.file) throw e;
         fail(src, e);
         const fb = fallbackOf(src);
         if (!fb || (isWholeDatabase(fb.suffix) && !extracted.has(fb))) continue;
@@ -325,6 +311,7 @@ async function removeLeftovers(storage: Storage, service: Service, current: Data
   if (current) {
     keep.add(current.database).add(`${current.database}.wal`);
     for (const s of Object.values(current.sources)) keep.add(s.store);
+    for (const f of historyFiles(current.history)) keep.add(f);
   }
   for (const name of await storage.list()) {
     if (!files.belongsTo(service, name) || keep.has(name)) continue;
@@ -334,24 +321,9 @@ async function removeLeftovers(storage: Storage, service: Service, current: Data
   }
 }
 
-/** A crash or a cancellation stops the whole sync; no per-file or per-service handler keeps going. */
-function rethrowStop(e: unknown, opts: Run): void {
-  if (e instanceof Crash) throw e;
-  if (opts.signal?.aborted) throw new Cancelled();
-}
-
-function sourceOf(file: PlannedFile, store: string, etag: string | null, bytes: number, at: string): SourceState {
-  return { file: file.name, suffix: file.suffix, store, etag, bytes, tables: file.tables, rows: file.rows, fetched_at: at };
-}
-
 function overlaps(a: string[] | null, b: string[] | null): boolean {
   if (a === null || b === null) return true;
   return a.some((t) => b.includes(t));
-}
-
-function record(opts: SyncOptions, summary: SyncSummary, r: FileResult) {
-  summary.files.push(r);
-  opts.onEvent?.({ type: 'file-done', service: r.service, file: r.name, status: r.status, body_bytes: r.body_bytes, error: r.error });
 }
 
 function markFailed(summary: SyncSummary, service: Service, file: string, error: string) {

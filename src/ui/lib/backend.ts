@@ -3,6 +3,7 @@ import type { Service } from '../../core/sync/datasets.js';
 import type { SyncEvent } from '../../core/sync/progress.js';
 import type { SyncOutcome } from '../../core/sync/outcome.js';
 import type { StoreState } from '../../core/sync/state.js';
+import type { HistoryOptions } from '../../core/sync/refresh/history.js';
 import type { ManifestReply } from '../../core/sync/manifest.js';
 import type { AppConfig } from './config.svelte.js';
 import { BrowserBackend } from './browser-backend.js';
@@ -19,6 +20,8 @@ export interface SyncRequest {
   sources: Record<Service, string>;
   /** Tables not to fetch (the light choice: mf's `nav`, the NAV history). */
   skipTables?: Partial<Record<Service, string[]>>;
+  /** The MF history: whole now ("Verify now"), or verified in full every so often (settings). */
+  history?: HistoryOptions;
 }
 
 export type { SyncOutcome } from '../../core/sync/outcome.js';

@@ -68,6 +68,7 @@ export class BrowserBackend implements Backend {
       only: [...req.only],
       sources: { ...req.sources },
       ...(req.skipTables ? { skipTables: Object.fromEntries(Object.entries(req.skipTables).map(([k, v]) => [k, [...v]])) } : {}),
+      history: req.history && { ...req.history },
     };
     return this.call({ op: 'sync', id: ++this.nextId, req: plain, pauseAt, rateLog: this.rateLog }) as Promise<SyncOutcome>;
   }

@@ -1,4 +1,5 @@
 import { backend } from './backend.js';
+import { VERIFY_EVERY_MS, type HistoryOptions } from '../../core/sync/refresh/history.js';
 
 /** The three sources the app syncs from. `npm start` serves config.json naming its embedded publisher. */
 export interface Sources {
@@ -49,4 +50,43 @@ export function saveSource(name: SourceName, url: string): void {
   if (config.defaults && url === config.defaults[name]) delete saved[name];
   else saved[name] = config.value.sources[name];
   localStorage.setItem(KEY, JSON.stringify(saved));
+}
+
+/** The MF history's full verification (docs/sync.md): how often, and whether a metered connection puts it off. */
+export interface VerifySettings {
+  everyDays: number;
+  /** Put it off while the browser says the connection should save data (navigator.connection.saveData). */
+  deferOnMetered: boolean;
+}
+
+const VERIFY_KEY = 'almanac-verify';
+const VERIFY_DEFAULT: VerifySettings = { everyDays: VERIFY_EVERY_MS / 86_400_000, deferOnMetered: true };
+
+function loadVerify(): VerifySettings {
+  try {
+    const v = JSON.parse(localStorage.getItem(VERIFY_KEY) ?? '{}') as Partial<VerifySettings>;
+    const days = Number(v.everyDays);
+    return { everyDays: Number.isFinite(days) && days >= 1 ? Math.round(days) : VERIFY_DEFAULT.everyDays, deferOnMetered: v.deferOnMetered ?? VERIFY_DEFAULT.deferOnMetered };
+  } catch {
+    return { ...VERIFY_DEFAULT };
+  }
+}
+
+export const verify = $state<{ value: VerifySettings }>({ value: loadVerify() });
+
+export function saveVerify(v: VerifySettings): void {
+  verify.value = { everyDays: Math.max(1, Math.round(v.everyDays)), deferOnMetered: v.deferOnMetered };
+  localStorage.setItem(VERIFY_KEY, JSON.stringify(verify.value));
+}
+
+/** The connection asks to save data (Save-Data / data saver), where the browser says so. */
+export function savingData(): boolean {
+  return (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
+}
+
+/** What a sync passes for the history: verified every N days, or never by itself while saving data. */
+export function historyOptions(full = false): HistoryOptions {
+  if (full) return { full: true };
+  const put = verify.value.deferOnMetered && savingData();
+  return { verifyEveryMs: put ? null : verify.value.everyDays * 86_400_000 };
 }

@@ -60,7 +60,7 @@ export class DesktopBackend implements Backend {
 
   async sync(req: SyncRequest): Promise<SyncOutcome> {
     try {
-      return await this.invoke<SyncOutcome>('sync:run', { only: [...req.only], sources: { ...req.sources } });
+      return await this.invoke<SyncOutcome>('sync:run', { only: [...req.only], sources: { ...req.sources }, history: req.history && { ...req.history } });
     } catch (e) {
       return { outcome: 'failed', message: e instanceof Error ? e.message : String(e) };
     } finally {

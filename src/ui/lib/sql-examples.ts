@@ -51,8 +51,11 @@ LIMIT 100;`,
   },
   {
     title: 'Attached databases and their tables',
-    teaches: 'Each source is a schema: indicators, mf, flags (and user for your own tables).',
-    sql: `SELECT database_name, table_name, estimated_size AS approx_rows, column_count
-FROM duckdb_tables() ORDER BY ALL;`,
+    teaches: 'Each source is a schema: indicators, mf, flags (and user for your own tables). mf.nav is a view once the history has been refreshed by day.',
+    sql: `SELECT database_name, table_name, 'table' AS kind FROM duckdb_tables()
+WHERE NOT ends_with(database_name, '_base') AND NOT starts_with(table_name, '_')
+UNION ALL
+SELECT database_name, view_name, 'view' FROM duckdb_views() WHERE NOT internal
+ORDER BY ALL;`,
   },
 ];

@@ -21,6 +21,8 @@ export interface FileProgress {
   /** Body bytes this sync fetched; less than `total` when a partial download was resumed. */
   fetched: number | null;
   resumed: boolean;
+  /** The MF history: how it was refreshed, in words ("appended 1 day from the latest snapshot, 0.9 MB"). */
+  detail: string | null;
 }
 
 /** A wait before a dataset's manifest (rate limit, 429, backoff), counted down by the panel. */
@@ -63,7 +65,7 @@ function entry(service: Service, file: string): FileProgress {
   const key = `${service}/${file}`;
   return (run.files[key] ??= {
     service, file, bytes: 0, total: 0, rate: 0, eta: null, status: 'waiting',
-    waitUntil: null, waitReason: null, error: null, rows: null, loading: null, fetched: null, resumed: false,
+    waitUntil: null, waitReason: null, error: null, rows: null, loading: null, fetched: null, resumed: false, detail: null,
   });
 }
 
@@ -98,6 +100,8 @@ export function onSyncEvent(e: SyncEvent): void {
     case 'file-done': {
       const f = entry(e.service, e.file);
       f.waitUntil = null;
+      f.detail = e.detail ?? null;
+      if (e.detail) run.log.push(`${e.service}: ${e.file} ${e.detail}`);
       if (e.status === 'failed') Object.assign(f, { status: 'failed', error: e.error ?? 'failed' });
       else if (e.status === 'not_modified') Object.assign(f, { status: 'not_modified', bytes: f.total });
       else Object.assign(f, { status: 'done', bytes: Math.max(f.bytes, f.total), fetched: e.body_bytes, resumed: e.status === 'resumed' });

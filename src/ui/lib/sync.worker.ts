@@ -61,6 +61,7 @@ async function run(m: Extract<ToWorker, { op: 'sync' | 'delete' }>): Promise<Syn
       sources: m.req.sources,
       only: m.req.only,
       skipTables: m.req.skipTables,
+      history: m.req.history,
       signal: ac.signal,
       hook: pauseHook(m.pauseAt),
       // Bound: the sync engine calls it as a method of its own object, which `fetch` refuses.

@@ -92,9 +92,11 @@ function union(parts: string[]): string {
 /** Sources whose symbols can serve as a benchmark (NAV schemes are too many to list). */
 const BENCHMARK_TABLES = new Set(['user.prices', 'indicators.stock_prices']);
 
+/** Tables and views: a refreshed MF history is the view mf.nav (docs/storage.md). */
 const SQL_ATTACHED = `
 SELECT DISTINCT CASE WHEN schema_name = 'main' THEN database_name ELSE schema_name END AS db, table_name
-FROM duckdb_tables()`;
+FROM (SELECT database_name, schema_name, table_name FROM duckdb_tables()
+      UNION ALL SELECT database_name, schema_name, view_name FROM duckdb_views() WHERE NOT internal)`;
 
 const views = new WeakMap<Engine, string>();
 

@@ -7,10 +7,14 @@ import { hasSyncStatus } from '../sync-status.js';
 export const SYNC_SCHEMA_SQL = `
 SELECT schema_version, local_schema_version, schema_changed, schema_notes, drift FROM main.sync_status WHERE dataset = 'mf'`;
 
-/** The columns of the MF tables as they are attached now, extra columns a drifted file brought included. */
+/**
+ * The columns of the MF tables as they are attached now, extra columns a drifted file brought included.
+ * duckdb_columns() lists views too (a refreshed history is the view mf.nav); names starting with `_`
+ * are the sync's own (the history's delta table).
+ */
 export const LOADED_COLUMNS_SQL = `
 SELECT table_name AS "table", column_name AS name, data_type AS type FROM duckdb_columns()
-WHERE database_name = 'mf' ORDER BY table_name, column_index`;
+WHERE database_name = 'mf' AND NOT starts_with(table_name, '_') ORDER BY table_name, column_index`;
 
 export interface LoadedSchema {
   /** The version the local tables hold (the contract's when the data was not loaded by a sync). */
