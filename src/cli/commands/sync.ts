@@ -1,7 +1,7 @@
 import { bool, str, UsageError, type Args } from '../args.js';
 import { isService, SERVICES, type Service } from '../../core/sync/datasets.js';
 import { readState } from '../../core/sync/state.js';
-import { sync } from '../../core/sync/sync.js';
+import { inScratch, syncRecorded } from '../../core/changes/recorder.js';
 import type { SyncEvent } from '../../core/sync/progress.js';
 import { nodeHost } from '../../core/store/node.js';
 import { fileLock } from '../../core/sync/node-lock.js';
@@ -22,7 +22,10 @@ const command: Command = {
     if (!/^https?:\/\//.test(source)) throw new UsageError(`--source must be an http(s) URL, got ${source}`);
     const json = bool(args, 'json');
     const bar = !json && process.stderr.isTTY ? progressBar() : undefined;
-    const summary = await sync({ storage: host.storage, host, source, only, lock: fileLock(host.storage.dir), onEvent: bar ?? (json ? undefined : logLine) });
+    const { summary } = await syncRecorded(
+      { storage: host.storage, host, source, only, lock: fileLock(host.storage.dir), onEvent: bar ?? (json ? undefined : logLine) },
+      inScratch(host),
+    );
     bar?.({ type: 'switched', service: 'mf', generation: -1 });
     if (json) {
       await print(
