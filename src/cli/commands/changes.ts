@@ -1,7 +1,7 @@
-import { bool, str, type Args } from '../args.js';
+import { bool, str, UsageError, type Args } from '../args.js';
 import { FsStorage } from '../../core/storage/fs.js';
-import { readState } from '../../core/sync/state.js';
-import { changesSince } from '../../core/changes/log.js';
+import { fileState } from '../../core/sync/state.js';
+import { changesReply } from '../../core/changes/answer.js';
 import { describeChanges } from '../../core/changes/describe.js';
 import { print } from '../print.js';
 import type { Command } from './index.js';
@@ -12,9 +12,9 @@ const command: Command = {
   usage: 'npm run cli -- changes --data DIR [--json] [--since DATE]',
   async run(args: Args) {
     const storage = new FsStorage(str(args, 'data'));
-    const since = args.flags.since === undefined ? null : str(args, 'since');
-    const changes = await changesSince(storage, await readState(storage), since);
-    await print(bool(args, 'json') ? `${JSON.stringify(changes)}\n` : describeChanges(changes).map((l) => `${l}\n`).join(''));
+    const r = await changesReply(storage, fileState(storage), args.flags.since === undefined ? {} : { since: str(args, 'since') });
+    if (r.status !== 200) throw new UsageError(r.body.message);
+    await print(bool(args, 'json') ? `${JSON.stringify(r.body)}\n` : describeChanges(r.body).map((l) => `${l}\n`).join(''));
   },
 };
 export default command;

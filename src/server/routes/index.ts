@@ -9,4 +9,5 @@ export const routeModules: Array<() => Promise<RouteModule>> = [
   () => import('./flags.js').then((m) => m.default),
   () => import('./indicators.js').then((m) => m.default),
   () => import('./compare.js').then((m) => m.default),
+  () => import('./almanac.js').then((m) => m.default),
 ];
