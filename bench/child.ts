@@ -8,12 +8,14 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { sync } from '../src/core/sync/sync.js';
 import { nodeHost } from '../src/core/store/node.js';
-import { SERVICE_DEFS, contractOf, type Service } from '../src/core/sync/datasets.js';
+import { SERVICE_DEFS, SERVICES, contractOf, type Service } from '../src/core/sync/datasets.js';
 import { projection } from '../src/core/sync/ingest.js';
 import { parseNavParams, parseSearchParams } from '../src/core/contract/mf-params.js';
 import { nav } from '../src/core/services/mf/nav.js';
 import { search } from '../src/core/services/mf/search.js';
 import { NativeEngine } from './native-engine.js';
+import { inScratch, syncRecorded, type WithBoth } from '../src/core/changes/recorder.js';
+import { diffService } from '../src/core/changes/diff.js';
 import type { QueryPlan } from './chromium.js';
 
 const [job, a, b, c] = process.argv.slice(2);
@@ -55,6 +57,31 @@ if (job === 'sync') {
   for (const q of plan.sql) await step(q.label, () => native.materialize(q.sql));
   await native.close();
   extra = { steps };
+} else if (job === 'changes') {
+  // A sync of the next generation recording its changes for 100 watches (bench/run.ts adds them).
+  // compareMs: all time spent comparing; baselineMs: the same comparisons again without watches
+  // (run after each, so subtracted from the sync's time): the watches' own cost is the difference.
+  const host = nodeHost(b);
+  let compareMs = 0;
+  let baselineMs = 0;
+  const timed: WithBoth = (service, before, after, read) =>
+    inScratch(host)(service, before, after, async (engine) => {
+      const t = performance.now();
+      const out = await read(engine);
+      const t2 = performance.now();
+      await diffService(engine, service, before, after, []);
+      compareMs += t2 - t;
+      baselineMs += performance.now() - t2;
+      return out;
+    });
+  const s0 = performance.now();
+  // No rate limits (the publisher runs without): waits would pad the sync and flatter the share.
+  const rules = Object.fromEntries(SERVICES.map((s) => [s, []]));
+  const { summary, changes } = await syncRecorded({ storage: host.storage, host, source: a, rules }, timed);
+  if (summary.errors.length || changes.errors) throw new Error([...summary.errors, ...(changes.errors ?? [])].join('; '));
+  const syncMs = performance.now() - s0 - baselineMs;
+  const watched = changes.watched.schemes.length + changes.watched.companies.length + changes.watched.indicators.length;
+  extra = { syncMs, compareMs, baselineMs, watched, totals: changes.totals, generations: changes.to.generations };
 } else {
   throw new Error(`unknown job ${job}`);
 }
