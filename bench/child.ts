@@ -14,8 +14,9 @@ import { parseNavParams, parseSearchParams } from '../src/core/contract/mf-param
 import { nav } from '../src/core/services/mf/nav.js';
 import { search } from '../src/core/services/mf/search.js';
 import { NativeEngine } from './native-engine.js';
-import { inScratch, syncRecorded, type WithBoth } from '../src/core/changes/recorder.js';
-import { diffService } from '../src/core/changes/diff.js';
+import { ChangeRecorder } from '../src/core/changes/recorder.js';
+import { MemoryStorage } from '../src/core/storage/memory.js';
+import { fileState } from '../src/core/sync/state.js';
 import type { QueryPlan } from './chromium.js';
 
 const [job, a, b, c] = process.argv.slice(2);
@@ -59,25 +60,30 @@ if (job === 'sync') {
   extra = { steps };
 } else if (job === 'changes') {
   // A sync of the next generation recording its changes for 100 watches (bench/run.ts adds them).
-  // compareMs: all time spent comparing; baselineMs: the same comparisons again without watches
-  // (run after each, so subtracted from the sync's time): the watches' own cost is the difference.
+  // compareMs: the time spent comparing; baselineMs: the same comparisons by a recorder that has no
+  // watches (its own list and log in memory), run right after each one and taken off the sync's time.
   const host = nodeHost(b);
+  const state = fileState(host.storage);
+  const recorder = await ChangeRecorder.begin(host.storage, state);
+  const baseline = await ChangeRecorder.begin(new MemoryStorage(), state);
+  const [compare, compareBare] = [recorder.inScratch(host), baseline.inScratch(host)];
   let compareMs = 0;
   let baselineMs = 0;
-  const timed: WithBoth = (service, before, after, read) =>
-    inScratch(host)(service, before, after, async (engine) => {
-      const t = performance.now();
-      const out = await read(engine);
-      const t2 = performance.now();
-      await diffService(engine, service, before, after, []);
-      compareMs += t2 - t;
-      baselineMs += performance.now() - t2;
-      return out;
-    });
-  const s0 = performance.now();
   // No rate limits (the publisher runs without): waits would pad the sync and flatter the share.
   const rules = Object.fromEntries(SERVICES.map((s) => [s, []]));
-  const { summary, changes } = await syncRecorded({ storage: host.storage, host, source: a, rules }, timed);
+  const s0 = performance.now();
+  const summary = await sync({
+    storage: host.storage, host, source: a, rules,
+    onSwitch: async (service, next) => {
+      const t0 = performance.now();
+      await compare(service, next);
+      const t1 = performance.now();
+      await compareBare(service, next);
+      compareMs += t1 - t0;
+      baselineMs += performance.now() - t1;
+    },
+  });
+  const changes = await recorder.finish();
   if (summary.errors.length || changes.errors) throw new Error([...summary.errors, ...(changes.errors ?? [])].join('; '));
   const syncMs = performance.now() - s0 - baselineMs;
   const watched = changes.watched.schemes.length + changes.watched.companies.length + changes.watched.indicators.length;

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PROXY, serveApp } from './app-server.js';
 import { startPublisher } from '../publisher/server.js';
-import { inScratch, syncRecorded } from '../core/changes/recorder.js';
+import { syncRecorded } from '../core/changes/recorder.js';
 import { fileLock } from '../core/sync/node-lock.js';
 import { nodeHost, openStore } from '../core/store/node.js';
 import { listen } from '../server/listen.js';
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
 
   console.log(`Syncing the local API's store (${storeDir}) from the embedded publisher…`);
   const host = nodeHost(storeDir);
-  const { summary } = await syncRecorded({ storage: host.storage, host, source: publisherUrl, lock: fileLock(host.storage.dir) }, inScratch(host));
+  const { summary } = await syncRecorded({ storage: host.storage, host, source: publisherUrl, lock: fileLock(host.storage.dir) }, host);
   for (const e of summary.errors) console.warn(`  sync: ${e}`);
   const store = await openStore(storeDir);
   const appOrigin = `http://127.0.0.1:${appPort}`;

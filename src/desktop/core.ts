@@ -5,7 +5,7 @@ import { nodeHost, openStore } from '../core/store/node.js';
 import type { Store } from '../core/store/store.js';
 import { UserData } from '../core/store/user.js';
 import type { SyncOptions } from '../core/sync/sync.js';
-import { inScratch, syncRecorded } from '../core/changes/recorder.js';
+import { syncRecorded } from '../core/changes/recorder.js';
 import { addWatch, exportWatches, importWatches, readWatches, removeWatch, settleWatches } from '../core/changes/watches.js';
 import { changesSince } from '../core/changes/log.js';
 import { fileLock } from '../core/sync/node-lock.js';
@@ -159,7 +159,7 @@ export async function startDesktopCore(opts: DesktopOptions): Promise<DesktopCor
         return await stepAside('sync', async () => {
           const { summary } = await syncRecorded(
             { storage: host.storage, host, source: sources[only[0]]!, sources, only, lock: fileLock(dataDir), signal: ac.signal, onEvent: onProgress, rules: opts.rules },
-            inScratch(host),
+            host,
           );
           return { outcome: 'done' as const, summary };
         });

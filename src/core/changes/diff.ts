@@ -1,8 +1,11 @@
 /**
- * What one dataset's switch changed: SQL over an engine where the new generation is attached under
- * the service's own name (`mf`) and the old one beside it as `prev_mf` (how each front door gets there:
- * recorder.ts). Totals read every row once through cheap aggregates; per-watch answers filter by key,
- * so 100 watches cost what a handful of point lookups do (docs/changes.md).
+ * What one dataset's switch changed, in two steps on one engine: `readBefore` while the OLD
+ * generation is attached under the service's own name (`mf`) keeps what the comparison needs of it
+ * (temp tables, scores), then `diffAfter` with the NEW generation attached under that name compares.
+ * Only one generation is attached at a time, under the names its own SQL (and views, such as a
+ * refreshed history's `mf.nav` over `mf_base`) expect; recorder.ts says where each runs. Totals read
+ * every row once through cheap aggregates; per-watch answers filter by key, so 100 watches cost what
+ * a handful of point lookups do (docs/changes.md).
  */
 import type { Engine, Param } from '../engine/engine.js';
 import type { Service } from '../sync/datasets.js';
@@ -11,15 +14,21 @@ import { TABLE_NAMES as FLAG_TABLES, TABLES as FLAG_SPECS } from '../contract/fl
 import { AS_OF_SQL, SCORED } from '../services/flags/scorecard.js';
 import type { CompanyChange, IndicatorChange, Revision, SchemeChange } from './shape.js';
 
-/** Schema name of a dataset's previous generation while a switch is compared. */
-export const previous = (service: Service) => `prev_${service}`;
+/** Temp tables holding the old generation's side (dropped by diffAfter). */
+const T = {
+  navCounts: '_chg_nav_counts',
+  navRows: '_chg_nav_rows',
+  flags: (t: string) => `_chg_flags_${t}`,
+  macro: '_chg_macro',
+};
 
-/**
- * A service's SQL (written against its schema name, `flags.credit_ratings`) read from the previous
- * generation instead. The pattern needs the name to start a word, so `prev_flags.` is never rewritten.
- */
-export function onPrevious(sql: string, service: Service): string {
-  return sql.replace(new RegExp(`\\b${service}\\.`, 'g'), `${previous(service)}.`);
+/** What readBefore kept beyond its temp tables. */
+export interface Before {
+  service: Service;
+  /** Tables the old generation had. */
+  tables: string[];
+  /** Watched companies' scores (flags only). */
+  scores: Record<string, number>;
 }
 
 /** One dataset's share of a sync's changes (merged into one record by recorder.ts). */
@@ -44,12 +53,44 @@ export function changePct(base: number | null, last: number | null): number | nu
   return Math.round(((last - base) * 100 * 10_000) / base) / 10_000;
 }
 
-export async function diffService(engine: Engine, service: Service, before: DatasetState, after: DatasetState, keys: string[]): Promise<ServiceChanges> {
-  const had = (t: string) => t in before.tables;
-  if (service === 'mf') return diffMf(engine, keys, had('nav'));
-  if (service === 'flags') return diffFlags(engine, keys, FLAG_TABLES.filter((t) => t in after.tables), had);
-  return diffIndicators(engine, keys, had('macro_indicators'));
+export async function readBefore(engine: Engine, before: DatasetState, keys: string[]): Promise<Before> {
+  const service = before.service;
+  const tables = Object.keys(before.tables);
+  const out: Before = { service, tables, scores: {} };
+  if (service === 'mf' && tables.includes('nav')) {
+    await engine.exec(`CREATE OR REPLACE TEMP TABLE ${T.navCounts} AS SELECT scheme_code, count(*) AS n FROM mf.nav GROUP BY scheme_code`);
+    await engine.all(`CREATE OR REPLACE TEMP TABLE ${T.navRows} AS ${watchedNavSql(keys.length)}`, keys);
+  }
+  if (service === 'flags') {
+    for (const t of FLAG_TABLES.filter((t) => tables.includes(t))) {
+      await engine.exec(`CREATE OR REPLACE TEMP TABLE ${T.flags(t)} AS SELECT ${columns(t)} FROM flags.${t}`);
+    }
+    if (keys.length && FLAG_TABLES.every((t) => tables.includes(t))) out.scores = await scores(engine, keys);
+  }
+  if (service === 'indicators' && tables.includes('macro_indicators')) {
+    await engine.exec(`CREATE OR REPLACE TEMP TABLE ${T.macro} AS SELECT indicator_id, date, value FROM indicators.macro_indicators`);
+  }
+  return out;
 }
+
+export async function diffAfter(engine: Engine, prev: Before, after: DatasetState, keys: string[]): Promise<ServiceChanges> {
+  const had = (t: string) => prev.tables.includes(t);
+  try {
+    if (after.service === 'mf') return await diffMf(engine, keys, had('nav'));
+    if (after.service === 'flags') return await diffFlags(engine, keys, FLAG_TABLES.filter((t) => t in after.tables), prev);
+    return await diffIndicators(engine, keys, had('macro_indicators'));
+  } finally {
+    const names = [T.navCounts, T.navRows, T.macro, ...FLAG_TABLES.map(T.flags)];
+    await engine.exec(names.map((n) => `DROP TABLE IF EXISTS ${n};`).join(' '));
+  }
+}
+
+/**
+ * Watched codes' rows. Codes are bound as text and cast in SQL, so the filter can use the column's
+ * zone maps (see mf/resolve.ts); with no watches, no rows (an empty list is not valid SQL).
+ */
+const watchedNavSql = (n: number) =>
+  `SELECT scheme_code, date, nav FROM mf.nav WHERE ${n ? `scheme_code IN (${list(n, '::INTEGER')})` : 'false'}`;
 
 /**
  * Totals: per scheme, rows after minus rows before (never below 0). That is the count of new
@@ -57,22 +98,19 @@ export async function diffService(engine: Engine, service: Service, before: Data
  * once, then only revised); an anti-join of the whole history would cost a hash table of 38M keys.
  */
 const NEW_NAV_TOTAL_SQL = `
-WITH a AS (SELECT scheme_code, count(*) AS n FROM prev_mf.nav GROUP BY scheme_code),
-     b AS (SELECT scheme_code, count(*) AS n FROM mf.nav GROUP BY scheme_code)
-SELECT coalesce(sum(greatest(b.n - coalesce(a.n, 0), 0)), 0)::BIGINT AS n FROM b LEFT JOIN a USING (scheme_code)`;
+WITH b AS (SELECT scheme_code, count(*) AS n FROM mf.nav GROUP BY scheme_code)
+SELECT coalesce(sum(greatest(b.n - coalesce(a.n, 0), 0)), 0)::BIGINT AS n FROM b LEFT JOIN ${T.navCounts} a USING (scheme_code)`;
 
-/** Watched codes are bound as text and cast in SQL, so the filter can use the column's zone maps (see mf/resolve.ts). */
 const schemeRowsSql = (n: number) => `
-WITH o AS (SELECT scheme_code, date, nav FROM prev_mf.nav WHERE scheme_code IN (${list(n, '::INTEGER')})),
-     x AS (SELECT scheme_code, date, nav FROM mf.nav WHERE scheme_code IN (${list(n, '::INTEGER')}))
+WITH x AS (${watchedNavSql(n)})
 SELECT x.scheme_code, x.date, o.nav AS old, x.nav AS new
-FROM x LEFT JOIN o USING (scheme_code, date)
+FROM x LEFT JOIN ${T.navRows} o USING (scheme_code, date)
 WHERE o.nav IS NULL OR o.nav <> x.nav
 ORDER BY x.scheme_code, x.date`;
 
 const schemeLatestSql = (n: number) => `
-WITH a AS (SELECT scheme_code, arg_max(nav, date) AS nav FROM prev_mf.nav WHERE scheme_code IN (${list(n, '::INTEGER')}) GROUP BY scheme_code),
-     b AS (SELECT scheme_code, max(date) AS last_date, arg_max(nav, date) AS nav FROM mf.nav WHERE scheme_code IN (${list(n, '::INTEGER')}) GROUP BY scheme_code)
+WITH a AS (SELECT scheme_code, arg_max(nav, date) AS nav FROM ${T.navRows} GROUP BY scheme_code),
+     b AS (SELECT scheme_code, max(date) AS last_date, arg_max(nav, date) AS nav FROM (${watchedNavSql(n)}) GROUP BY scheme_code)
 SELECT b.scheme_code, b.last_date, b.nav AS last_nav, a.nav AS base_nav FROM b LEFT JOIN a USING (scheme_code)`;
 
 async function diffMf(engine: Engine, codes: string[], hadNav: boolean): Promise<ServiceChanges> {
@@ -82,7 +120,7 @@ async function diffMf(engine: Engine, codes: string[], hadNav: boolean): Promise
   }
   const [{ n }] = await engine.all<{ n: number }>(NEW_NAV_TOTAL_SQL);
   if (codes.length === 0) return { new_navs: n, schemes: [], base_navs: {} };
-  const params: Param[] = [...codes, ...codes];
+  const params: Param[] = codes;
   const rows = await engine.all<{ scheme_code: number; date: string; old: number | null; new: number }>(schemeRowsSql(codes.length), params);
   const latest = await engine.all<{ scheme_code: number; last_date: string; last_nav: number; base_nav: number | null }>(schemeLatestSql(codes.length), params);
   const schemes: SchemeChange[] = [];
@@ -109,19 +147,20 @@ const columns = (t: (typeof FLAG_TABLES)[number]) => FLAG_SPECS[t].columns.map((
 
 /** Rows present after that were not before, by symbol; a changed row is a new row (whole-row comparison). */
 const newFlagRowsSql = (t: (typeof FLAG_TABLES)[number], had: boolean) => had
-  ? `SELECT symbol, count(*)::BIGINT AS n FROM (SELECT ${columns(t)} FROM flags.${t} EXCEPT ALL SELECT ${columns(t)} FROM prev_flags.${t}) GROUP BY symbol`
+  ? `SELECT symbol, count(*)::BIGINT AS n FROM (SELECT ${columns(t)} FROM flags.${t} EXCEPT ALL SELECT ${columns(t)} FROM ${T.flags(t)}) GROUP BY symbol`
   : `SELECT symbol, count(*)::BIGINT AS n FROM flags.${t} GROUP BY symbol`;
 
 const scoresSql = (n: number) => `SELECT symbol, max(score) AS score FROM (${SCORED}) WHERE symbol IN (${list(n)}) GROUP BY symbol`;
 
-async function scores(engine: Engine, symbols: string[], old: boolean): Promise<Map<string, number>> {
-  const on = (sql: string) => (old ? onPrevious(sql, 'flags') : sql);
-  const [{ as_of }] = await engine.all<{ as_of: string | null }>(on(AS_OF_SQL), [null]);
-  const rows = await engine.all<{ symbol: string; score: number }>(on(scoresSql(symbols.length)), [as_of, ...symbols]);
-  return new Map(rows.map((r) => [r.symbol, r.score]));
+/** The scorecard of the watched companies in the generation attached as `flags`, at its own as-of date. */
+async function scores(engine: Engine, symbols: string[]): Promise<Record<string, number>> {
+  const [{ as_of }] = await engine.all<{ as_of: string | null }>(AS_OF_SQL, [null]);
+  const rows = await engine.all<{ symbol: string; score: number }>(scoresSql(symbols.length), [as_of, ...symbols]);
+  return Object.fromEntries(rows.map((r) => [r.symbol, r.score]));
 }
 
-async function diffFlags(engine: Engine, symbols: string[], tables: (typeof FLAG_TABLES)[number][], had: (t: string) => boolean): Promise<ServiceChanges> {
+async function diffFlags(engine: Engine, symbols: string[], tables: (typeof FLAG_TABLES)[number][], prev: Before): Promise<ServiceChanges> {
+  const had = (t: string) => prev.tables.includes(t);
   const new_flag_rows: Record<string, number> = {};
   const perSymbol = new Map<string, Record<string, number>>();
   const watched = new Set(symbols);
@@ -135,15 +174,13 @@ async function diffFlags(engine: Engine, symbols: string[], tables: (typeof FLAG
       perSymbol.set(r.symbol, m);
     }
   }
-  // The scorecard needs all seven tables on both sides; a side without them has no score.
-  const complete = tables.length === FLAG_TABLES.length;
-  const before = symbols.length && complete && FLAG_TABLES.every(had) ? await scores(engine, symbols, true) : new Map<string, number>();
-  const after = symbols.length && complete ? await scores(engine, symbols, false) : new Map<string, number>();
+  // The scorecard needs all seven tables; a side without them has no score.
+  const after = symbols.length && tables.length === FLAG_TABLES.length ? await scores(engine, symbols) : {};
   const companies: CompanyChange[] = [];
   for (const symbol of [...symbols].sort()) {
     const new_rows = perSymbol.get(symbol) ?? {};
-    const score_before = before.get(symbol) ?? null;
-    const score_after = after.get(symbol) ?? null;
+    const score_before = prev.scores[symbol] ?? null;
+    const score_after = after[symbol] ?? null;
     if (Object.keys(new_rows).length === 0 && score_before === score_after) continue;
     companies.push({ symbol, new_rows, score_before, score_after });
   }
@@ -152,13 +189,13 @@ async function diffFlags(engine: Engine, symbols: string[], tables: (typeof FLAG
 
 const INDICATOR_COUNTS_SQL = `
 SELECT x.indicator_id, count(*) FILTER (WHERE o.value IS NULL)::BIGINT AS new_points, count(*) FILTER (WHERE o.value IS NOT NULL)::BIGINT AS revised_points
-FROM indicators.macro_indicators x LEFT JOIN prev_indicators.macro_indicators o USING (indicator_id, date)
+FROM indicators.macro_indicators x LEFT JOIN ${T.macro} o USING (indicator_id, date)
 WHERE o.value IS NULL OR o.value <> x.value
 GROUP BY x.indicator_id`;
 
 const INDICATOR_REVISIONS_SQL = `
 SELECT x.indicator_id, x.date, o.value AS old, x.value AS new
-FROM indicators.macro_indicators x JOIN prev_indicators.macro_indicators o USING (indicator_id, date)
+FROM indicators.macro_indicators x JOIN ${T.macro} o USING (indicator_id, date)
 WHERE o.value <> x.value
 ORDER BY x.indicator_id, x.date`;
 

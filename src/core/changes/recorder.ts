@@ -1,55 +1,47 @@
 /**
  * Records what a sync changed, one dataset switch at a time, while the old generation is still on
- * disk (the sync's `onSwitch` runs before it is removed). Storage hazards decide where the comparison
- * runs (docs/storage.md): never in a builder engine (direct I/O wipes an existing file it attaches);
- * in the browser only the page's store may open the files (OPFS handles are exclusive), so there the
- * store itself attaches the old file beside the new one; in Node, with no store open, a plain scratch
- * engine attaches both and closes before the old file goes.
+ * disk (the sync's `onSwitch` runs before it is removed). Each comparison reads the old generation
+ * first (diff.ts `readBefore`), then the new one (`diffAfter`), on one engine, each attached under
+ * the dataset's own name. Storage hazards decide where that engine is (docs/storage.md): never a
+ * builder engine (direct I/O wipes an existing file it attaches); in Node, with no store open, a plain
+ * scratch engine that closes before the old file goes (`inScratch`); in the browser the page's store,
+ * which alone may open the files (OPFS handles are exclusive): it reads the old side before it
+ * re-attaches and the new side after (browser-backend.ts calls `beforeSwitch` and `afterSwitch`).
  */
 import type { Engine } from '../engine/engine.js';
 import type { Storage } from '../storage/storage.js';
 import type { Service } from '../sync/datasets.js';
 import { sqlString, type DatabaseHost } from '../sync/host.js';
-import type { DatasetState, StateStore, StoreState } from '../sync/state.js';
+import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/state.js';
 import type { AttachHost } from '../store/store.js';
-import { diffService, previous, type ServiceChanges } from './diff.js';
-import { appendLog, appendRevisions, pointOf } from './log.js';
-import { emptyTotals, type KeptChanges } from './shape.js';
-import { resolvePending, watchedKeys, WATCH_SERVICE, type WatchKind } from './watches.js';
 import { sync, type SyncOptions } from '../sync/sync.js';
 import type { SyncSummary } from '../sync/progress.js';
-import { fileState } from '../sync/state.js';
-
-/** Runs `read` on an engine where `service` is the new generation and `prev_<service>` the old one. */
-export type WithBoth = <T>(service: Service, before: DatasetState, after: DatasetState, read: (engine: Engine) => Promise<T>) => Promise<T>;
-
-/** In an engine that already has the new generation attached as `service` (a live store): attach the old beside it. */
-export function besideCurrent(engine: Engine, host: AttachHost): WithBoth {
-  return async (service, before, _after, read) => {
-    await engine.exec(`ATTACH ${sqlString(await host.attachPath(engine, before.database))} AS ${previous(service)}`);
-    try {
-      return await read(engine);
-    } finally {
-      await engine.exec(`DETACH ${previous(service)}`);
-      await host.forget(engine, before.database);
-    }
-  };
-}
-
-/** With no store open (CLI, desktop during a sync): a plain scratch engine attaches both, then closes. */
-export function inScratch(host: DatabaseHost & AttachHost): WithBoth {
-  return async (service, before, after, read) => {
-    const engine = await host.scratch();
-    try {
-      await engine.exec(`ATTACH ${sqlString(await host.attachPath(engine, after.database))} AS ${service}`);
-      return await besideCurrent(engine, host)(service, before, after, read);
-    } finally {
-      await engine.close();
-    }
-  };
-}
+import { diffAfter, readBefore, type Before, type ServiceChanges } from './diff.js';
+import { appendLog, appendRevisions, pointOf } from './log.js';
+import { emptyTotals, type KeptChanges } from './shape.js';
+import { readWatches, resolvePending, watchedKeys, WATCH_SERVICE, type WatchKind } from './watches.js';
 
 const KIND_OF = Object.fromEntries(Object.entries(WATCH_SERVICE).map(([kind, service]) => [service, kind])) as Record<Service, WatchKind>;
+
+/**
+ * A dataset's files under the names its SQL expects: the database as `<service>`, and a refreshed MF
+ * history's base database (issue 20: `mf.nav` is then a view over it) as `<service>_base`, first.
+ */
+function datasetFiles(d: DatasetState): Array<[alias: string, file: string]> {
+  const base = (d as DatasetState & { history?: { base?: string | null } }).history?.base;
+  return [...(base ? ([[`${d.service}_base`, base]] as Array<[string, string]>) : []), [d.service, d.database]];
+}
+
+async function attach(engine: Engine, host: AttachHost, d: DatasetState): Promise<void> {
+  for (const [alias, file] of datasetFiles(d)) await engine.exec(`ATTACH ${sqlString(await host.attachPath(engine, file))} AS ${alias}`);
+}
+
+async function detach(engine: Engine, host: AttachHost, d: DatasetState): Promise<void> {
+  for (const [alias, file] of datasetFiles(d).reverse()) {
+    await engine.exec(`DETACH ${alias}`);
+    await host.forget(engine, file);
+  }
+}
 
 /** The datasets' changes without a previous generation to compare: every row is new. */
 function firstSync(after: DatasetState): ServiceChanges {
@@ -61,41 +53,92 @@ function firstSync(after: DatasetState): ServiceChanges {
 
 export class ChangeRecorder {
   private readonly parts: Partial<Record<Service, ServiceChanges>> = {};
+  private readonly kept = new Map<Service, { before: Before; keys: string[] }>();
+  /** The database each dataset was compared at last (starts at the state before the sync). */
+  private readonly seen = new Map<Service, string>();
   readonly errors: string[] = [];
 
   private constructor(
     private readonly storage: Storage,
     private readonly state: StateStore,
     private readonly before: StoreState,
-    private readonly withBoth: WithBoth,
-  ) {}
+  ) {
+    for (const [s, d] of Object.entries(before.datasets)) this.seen.set(s as Service, d!.database);
+  }
 
   /** Call before the sync starts: what it is compared with is the state now. */
-  static async begin(storage: Storage, state: StateStore, withBoth: WithBoth): Promise<ChangeRecorder> {
-    return new ChangeRecorder(storage, state, await state.read(), withBoth);
+  static async begin(storage: Storage, state: StateStore): Promise<ChangeRecorder> {
+    return new ChangeRecorder(storage, state, await state.read());
+  }
+
+  /** The datasets `state` names a generation of that this recorder has not compared yet. */
+  switching(state: StoreState): Service[] {
+    return (Object.keys(state.datasets) as Service[]).filter((s) => state.datasets[s]!.database !== this.seen.get(s));
+  }
+
+  /** Step one, `engine` having the OLD generation of `service` attached under its name. */
+  async beforeSwitch(service: Service, engine: Engine): Promise<void> {
+    const before = this.before.datasets[service];
+    if (!before) return;
+    await this.noted(service, async () => {
+      const keys = watchedKeys(await readWatches(this.storage))[KIND_OF[service]];
+      this.kept.set(service, { before: await readBefore(engine, before, keys), keys });
+    });
+  }
+
+  /** Step two, `engine` having the NEW generation attached under its name. */
+  async afterSwitch(service: Service, after: DatasetState, engine: Engine): Promise<void> {
+    this.seen.set(service, after.database);
+    const kept = this.kept.get(service);
+    this.kept.delete(service);
+    if (!this.before.datasets[service]) return this.first(after);
+    if (!kept) return; // step one failed and said so
+    await this.noted(service, async () => {
+      this.parts[service] = await diffAfter(engine, kept.before, after, kept.keys);
+      // Pending watches this generation holds resolve now, for the next sync.
+      await resolvePending(this.storage, engine);
+    });
+  }
+
+  /** A dataset synced for the first time: nothing to compare with. */
+  private first(after: DatasetState): void {
+    this.seen.set(after.service, after.database);
+    this.parts[after.service] = firstSync(after);
   }
 
   /**
-   * The sync's `onSwitch`. A comparison that fails is noted and the sync goes on: its data is
-   * already switched, and the news about it is worth less than the data.
+   * Node's `onSwitch` (no store open): both steps in a plain scratch engine, the old generation
+   * attached, read and let go of before the new one is attached.
    */
-  readonly switched = async (service: Service, after: DatasetState): Promise<void> => {
-    const before = this.before.datasets[service];
-    try {
-      if (!before) {
-        this.parts[service] = firstSync(after);
-        return;
+  inScratch(host: DatabaseHost & AttachHost): (service: Service, after: DatasetState) => Promise<void> {
+    return async (service, after) => {
+      const before = this.before.datasets[service];
+      if (!before) return this.first(after);
+      const engine = await host.scratch();
+      try {
+        await attach(engine, host, before);
+        await this.beforeSwitch(service, engine);
+        await detach(engine, host, before);
+        await attach(engine, host, after);
+        await this.afterSwitch(service, after, engine);
+      } catch (e) {
+        this.errors.push(`${service}: ${(e as Error).message}`);
+      } finally {
+        await engine.close();
       }
-      this.parts[service] = await this.withBoth(service, before, after, async (engine) => {
-        const keys = watchedKeys(await resolvePending(this.storage, engine))[KIND_OF[service]];
-        return diffService(engine, service, before, after, keys);
-      });
+    };
+  }
+
+  /** A comparison that fails is noted and the sync goes on: its data switched all the same. */
+  private async noted(service: Service, step: () => Promise<void>): Promise<void> {
+    try {
+      await step();
     } catch (e) {
       this.errors.push(`${service}: ${(e as Error).message}`);
     }
-  };
+  }
 
-  /** Call when the sync ended, however it ended: keeps the record (a quiet sync too) and the replaced indicator values. */
+  /** Call when the sync ended: keeps the record (a quiet sync too) and the replaced indicator values. */
   async finish(): Promise<KeptChanges> {
     const after = await this.state.read();
     const p = this.parts;
@@ -122,24 +165,25 @@ export class ChangeRecorder {
   }
 }
 
-/** True when a sync changed something the user watches (what the desktop notifies of). */
-export function watchedChanged(c: KeptChanges): boolean {
-  return c.watched.schemes.length + c.watched.companies.length + c.watched.indicators.length > 0;
-}
-
 /**
- * A sync that records its changes: each switch compared through `withBoth` (after the caller's own
- * `onSwitch`, so a live store has re-attached first), the record kept when the sync returns. A sync
- * that throws (cancelled, refused by the lock) records nothing.
+ * A sync that records its changes (Node front doors: CLI, `npm start`, the desktop core with its
+ * store closed): each switch compared in a scratch engine after the caller's own `onSwitch`, the
+ * record kept when the sync returns. A sync that throws (cancelled, refused by the lock) records nothing.
  */
-export async function syncRecorded(opts: SyncOptions, withBoth: WithBoth): Promise<{ summary: SyncSummary; changes: KeptChanges }> {
-  const recorder = await ChangeRecorder.begin(opts.storage, opts.state ?? fileState(opts.storage), withBoth);
+export async function syncRecorded(opts: SyncOptions, host: DatabaseHost & AttachHost): Promise<{ summary: SyncSummary; changes: KeptChanges }> {
+  const recorder = await ChangeRecorder.begin(opts.storage, opts.state ?? fileState(opts.storage));
+  const compare = recorder.inScratch(host);
   const summary = await sync({
     ...opts,
     onSwitch: async (service, state) => {
       await opts.onSwitch?.(service, state);
-      await recorder.switched(service, state);
+      await compare(service, state);
     },
   });
   return { summary, changes: await recorder.finish() };
+}
+
+/** True when a sync changed something the user watches (what the desktop notifies of). */
+export function watchedChanged(c: KeptChanges): boolean {
+  return c.watched.schemes.length + c.watched.companies.length + c.watched.indicators.length > 0;
 }

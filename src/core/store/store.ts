@@ -69,7 +69,7 @@ export class Store {
   constructor(
     readonly engine: Engine,
     readonly storage: Storage,
-    readonly host: AttachHost,
+    private readonly host: AttachHost,
     /** Where the sync metadata lives (Node: `state.json` in the store; browser: IndexedDB). */
     readonly stateStore: StateStore = fileState(storage),
   ) {}
@@ -84,18 +84,13 @@ export class Store {
     return SERVICES.flatMap((svc) => (s.datasets[svc] ? [statusOf(s.datasets[svc]!)] : []));
   }
 
-  /**
-   * Re-reads the state and swaps every schema whose generation changed (after a sync or a delete);
-   * returns the datasets that moved from one generation to another (what a change recorder compares).
-   */
-  async refresh(): Promise<Service[]> {
+  /** Re-reads the state and swaps every schema whose generation changed (after a sync or a delete). */
+  async refresh(): Promise<void> {
     const s = await this.state();
-    const switched: Service[] = [];
     for (const svc of SERVICES) {
       const want = s.datasets[svc]?.database ?? null;
       const have = this.attached.get(svc) ?? null;
       if (want === have) continue;
-      if (have && want) switched.push(svc);
       if (have) {
         await this.engine.exec(`DETACH ${svc}`);
         await this.host.forget(this.engine, have);
@@ -107,7 +102,6 @@ export class Store {
       }
     }
     await this.writeStatusTable(s);
-    return switched;
   }
 
   /** Notes and drift notices are JSON text: DuckDB-WASM has no json extension offline; readers parse them. */

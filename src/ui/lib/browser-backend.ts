@@ -12,7 +12,7 @@ import type { AmfiImportResult, Backend, BackendEvent, SyncOutcome, SyncRequest 
 import type { AppConfig } from './config.svelte.js';
 import type { FromWorker, PauseAt, StoreChanged, ToWorker } from './sync-protocol.js';
 import { addWatch, exportWatches, importWatches, readWatches, removeWatch, settleWatches, type ImportResult, type Watch, type WatchKind, type WatchStatus } from '../../core/changes/watches.js';
-import { besideCurrent, ChangeRecorder } from '../../core/changes/recorder.js';
+import { ChangeRecorder } from '../../core/changes/recorder.js';
 import { changesSince } from '../../core/changes/log.js';
 import type { Changes } from '../../core/changes/shape.js';
 
@@ -38,8 +38,7 @@ export class BrowserBackend implements Backend {
   private refreshing: Promise<void> = Promise.resolve();
   /**
    * Records the changes of this tab's sync. The page's store holds the only OPFS handles of the old
-   * files, so it compares: at each switch it re-attaches, then attaches the old file beside the new
-   * one before the worker removes it (src/core/changes/recorder.ts).
+   * files, so it compares, at each switch, before the worker removes the old files.
    */
   private recorder: ChangeRecorder | undefined;
   /** Test seam (sync-protocol.ts): told when a sync stopped at its pause point. */
@@ -77,7 +76,7 @@ export class BrowserBackend implements Backend {
     const plain: SyncRequest = { only: [...req.only], sources: { ...req.sources } };
     // Only the tab holding the store can read the old files; another tab's sync goes unrecorded.
     const store = this.holding ? await this.store() : null;
-    const recorder = store ? await ChangeRecorder.begin(this.parts.storage, this.parts.state, besideCurrent(store.engine, store.host)) : undefined;
+    const recorder = store ? await ChangeRecorder.begin(this.parts.storage, this.parts.state) : undefined;
     this.recorder = recorder;
     const outcome = (await this.call({ op: 'sync', id: ++this.nextId, req: plain, pauseAt, rateLog: this.rateLog })) as SyncOutcome;
     if (this.recorder === recorder) this.recorder = undefined;
@@ -188,13 +187,16 @@ export class BrowserBackend implements Backend {
       case 'event':
         return this.emit(m.event);
       case 'refresh': {
-        // Answered even if re-attaching failed: the worker's clean-up then leaves the files it cannot remove.
-        const switched = await this.refresh().catch((e: unknown) => (console.error('re-attaching the store failed', e), []));
+        // This tab's sync switched: its changes are read from the old generation before the store
+        // re-attaches and from the new one after (src/core/changes/recorder.ts).
         const recorder = this.recorder;
-        if (recorder && switched.length) {
-          const state = await this.parts.state.read();
-          for (const service of switched) await recorder.switched(service, state.datasets[service]!);
-        }
+        const state = await this.parts.state.read();
+        const switching = recorder?.switching(state) ?? [];
+        const engine = switching.length ? (await this.store()).engine : null;
+        for (const service of switching) await recorder!.beforeSwitch(service, engine!);
+        // Answered even if re-attaching failed: the worker's clean-up then leaves the files it cannot remove.
+        const ok = await this.refresh().then(() => true, (e: unknown) => (console.error('re-attaching the store failed', e), false));
+        if (ok) for (const service of switching) await recorder!.afterSwitch(service, state.datasets[service]!, engine!);
         this.worker!.postMessage({ op: 'refreshed', seq: m.seq } satisfies ToWorker);
         return;
       }
@@ -211,14 +213,11 @@ export class BrowserBackend implements Backend {
     }
   }
 
-  /**
-   * Re-attaches what the state names now; a tab still waiting for the store reads it when it opens.
-   * Resolves with the datasets that switched generation.
-   */
-  private refresh(): Promise<Service[]> {
-    if (!this.holding) return Promise.resolve([]);
+  /** Re-attaches what the state names now; a tab still waiting for the store reads it when it opens. */
+  private refresh(): Promise<void> {
+    if (!this.holding) return Promise.resolve();
     const next = this.refreshing.then(async () => (await this.store()).refresh());
-    this.refreshing = next.then(() => undefined, () => undefined);
+    this.refreshing = next.catch(() => undefined);
     return next;
   }
 

@@ -11,7 +11,7 @@ import { bench, generate, NO_LIMITS, tempDir, type Bench } from '../sync/fixture
 import { SERVICES } from '../../../src/core/sync/datasets.js';
 import { readState } from '../../../src/core/sync/state.js';
 import { nodeHost, openStore } from '../../../src/core/store/node.js';
-import { inScratch, syncRecorded } from '../../../src/core/changes/recorder.js';
+import { syncRecorded } from '../../../src/core/changes/recorder.js';
 import { addWatch, importWatches, readWatches, settleWatches } from '../../../src/core/changes/watches.js';
 import { changesSince, readLog, readRevisions } from '../../../src/core/changes/log.js';
 import { changePct } from '../../../src/core/changes/diff.js';
@@ -105,14 +105,14 @@ async function pick(e: Engine) {
 beforeAll(async () => {
   b = await bench(SERVICES);
   const opts = { storage: b.host.storage, host: b.host, source: b.publisher.url, rules: NO_LIMITS, retry: { baseMs: 20 } };
-  await syncRecorded(opts, inScratch(b.host));
+  await syncRecorded(opts, b.host);
   const g1Dir = tempDir('changes-g1');
   fs.cpSync(b.storeDir, g1Dir, { recursive: true });
 
   await generate(b.pubDir, SERVICES, 2);
   g2Dir = tempDir('changes-g2');
   const h2 = nodeHost(g2Dir);
-  await syncRecorded({ ...opts, storage: h2.storage, host: h2 }, inScratch(h2));
+  await syncRecorded({ ...opts, storage: h2.storage, host: h2 }, h2);
 
   // Watches: four schemes, three companies, and the indicators generation 2 revises or extends.
   const store = await openStore(b.storeDir);
@@ -144,7 +144,7 @@ beforeAll(async () => {
   }
   g1 = await snapshot(g1Dir, watched.companies);
   g2 = await snapshot(g2Dir, watched.companies);
-  rec = (await syncRecorded(opts, inScratch(b.host))).changes;
+  rec = (await syncRecorded(opts, b.host)).changes;
 }, 600_000);
 
 afterAll(async () => {
@@ -223,7 +223,7 @@ describe('changes at a sync equal an independent diff of two stores', () => {
 
   it('keeps each sync: the first sync, the recorded one; a sync that changed nothing records that', async () => {
     const opts = { storage: b.host.storage, host: b.host, source: b.publisher.url, rules: NO_LIMITS, retry: { baseMs: 20 } };
-    const quiet = (await syncRecorded(opts, inScratch(b.host))).changes;
+    const quiet = (await syncRecorded(opts, b.host)).changes;
     expect(quiet.watched).toEqual({ schemes: [], companies: [], indicators: [] });
     expect(quiet.totals).toEqual({ new_navs: 0, new_flag_rows: {}, new_indicator_points: 0, revised_indicator_points: 0 });
     expect(quiet.from.generations).toEqual(quiet.to.generations);
