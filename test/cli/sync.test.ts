@@ -1,26 +1,9 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, tempDir } from '../core/sync/fixture.js';
+import { cli } from '../helpers/cli.js';
 import { startPublisher, type Publisher } from '../../src/publisher/server.js';
-
-const run = promisify(execFile);
-
-/** The CLI as a user runs it: a separate process, JSON on stdout. */
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      cwd: path.resolve(__dirname, '../..'),
-      maxBuffer: 64 << 20,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
 
 describe('cli sync / status / sql', { timeout: 600_000 }, () => {
   let pub: Publisher;

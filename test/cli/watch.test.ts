@@ -3,34 +3,18 @@
  * restart), syncs, a dataset deleted and rebuilt from scratch; then `changes --json`, GET
  * /almanac/v1/changes and the MCP tool `whats_new` give the same JSON.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generate, tempDir } from '../core/sync/fixture.js';
+import { cli } from '../helpers/cli.js';
 import { startPublisher, type Publisher } from '../../src/publisher/server.js';
 import { buildServer } from '../../src/server/app.js';
 import { NodeEngine } from '../../src/core/engine/node.js';
 import { SERVICES } from '../../src/core/sync/datasets.js';
-
-const run = promisify(execFile);
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      cwd: path.resolve(__dirname, '../..'),
-      maxBuffer: 64 << 20,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
 
 describe('cli watch / changes; REST and MCP answer the same', { timeout: 900_000 }, () => {
   let pub: Publisher;

@@ -182,8 +182,3 @@ export async function syncRecorded(opts: SyncOptions, host: DatabaseHost & Attac
   });
   return { summary, changes: await recorder.finish() };
 }
-
-/** True when a sync changed something the user watches (what the desktop notifies of). */
-export function watchedChanged(c: KeptChanges): boolean {
-  return c.watched.schemes.length + c.watched.companies.length + c.watched.indicators.length > 0;
-}

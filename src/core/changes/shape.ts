@@ -69,12 +69,3 @@ export interface KeptChanges extends Changes {
 export function emptyTotals(): Totals {
   return { new_navs: 0, new_flag_rows: {}, new_indicator_points: 0, revised_indicator_points: 0 };
 }
-
-/** True when the sync changed nothing at all (the answer a quiet sync records). */
-export function isQuiet(c: Changes): boolean {
-  const t = c.totals;
-  const w = c.watched;
-  return t.new_navs === 0 && t.new_indicator_points === 0 && t.revised_indicator_points === 0 &&
-    Object.values(t.new_flag_rows).every((n) => n === 0) &&
-    w.schemes.length === 0 && w.companies.length === 0 && w.indicators.length === 0;
-}
