@@ -16,7 +16,7 @@ import { buildServer } from '../../src/server/app.js';
 import { NodeEngine } from '../../src/core/engine/node.js';
 import { SERVICES } from '../../src/core/sync/datasets.js';
 
-describe('cli watch / changes; REST and MCP answer the same', { timeout: 900_000 }, () => {
+describe('cli watch / changes; REST and MCP answer the same', { timeout: 1_500_000 }, () => {
   let pub: Publisher;
   let pubDir: string;
   let data: string;
@@ -41,7 +41,7 @@ describe('cli watch / changes; REST and MCP answer the same', { timeout: 900_000
     const [c] = await sql('SELECT min(symbol) AS s FROM flags.credit_ratings');
     const [i] = await sql('SELECT min(indicator_id) AS i FROM indicators.macro_indicators');
     Object.assign(ids, { scheme: String(s.c), ended: String(e.c), company: String(c.s), indicator: String(i.i) });
-  }, 600_000);
+  }, 1_500_000);
   afterAll(() => pub?.close());
 
   it('watch add of something not in the local data names it and saves nothing', async () => {
