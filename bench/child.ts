@@ -8,7 +8,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { sync } from '../src/core/sync/sync.js';
 import { nodeHost } from '../src/core/store/node.js';
-import { SERVICE_DEFS, contractOf, type Service } from '../src/core/sync/datasets.js';
+import { SERVICE_DEFS, SERVICES, contractOf, type Service } from '../src/core/sync/datasets.js';
 import { projection } from '../src/core/sync/ingest.js';
 import { parseNavParams, parseSearchParams } from '../src/core/contract/mf-params.js';
 import { nav } from '../src/core/services/mf/nav.js';
@@ -17,6 +17,9 @@ import { NativeEngine } from './native-engine.js';
 import { openStore } from '../src/core/store/node.js';
 import { mfBenchCases } from './mf.js';
 import { measure, stats, warmUp } from './lib.js';
+import { ChangeRecorder } from '../src/core/changes/recorder.js';
+import { MemoryStorage } from '../src/core/storage/memory.js';
+import { fileState } from '../src/core/sync/state.js';
 import type { QueryPlan } from './chromium.js';
 
 const [job, a, b, c] = process.argv.slice(2);
@@ -70,6 +73,36 @@ if (job === 'sync') {
   }
   await store.close();
   extra = { cpu };
+} else if (job === 'changes') {
+  // A sync of the next generation recording its changes for 100 watches (bench/run.ts adds them).
+  // compareMs: the time spent comparing; baselineMs: the same comparisons by a recorder that has no
+  // watches (its own list and log in memory), run right after each one and taken off the sync's time.
+  const host = nodeHost(b);
+  const state = fileState(host.storage);
+  const recorder = await ChangeRecorder.begin(host.storage, state);
+  const baseline = await ChangeRecorder.begin(new MemoryStorage(), state);
+  const [compare, compareBare] = [recorder.inScratch(host), baseline.inScratch(host)];
+  let compareMs = 0;
+  let baselineMs = 0;
+  // No rate limits (the publisher runs without): waits would pad the sync and flatter the share.
+  const rules = Object.fromEntries(SERVICES.map((s) => [s, []]));
+  const s0 = performance.now();
+  const summary = await sync({
+    storage: host.storage, host, source: a, rules,
+    onSwitch: async (service, next) => {
+      const t0 = performance.now();
+      await compare(service, next);
+      const t1 = performance.now();
+      await compareBare(service, next);
+      compareMs += t1 - t0;
+      baselineMs += performance.now() - t1;
+    },
+  });
+  const changes = await recorder.finish();
+  if (summary.errors.length || changes.errors) throw new Error([...summary.errors, ...(changes.errors ?? [])].join('; '));
+  const syncMs = performance.now() - s0 - baselineMs;
+  const watched = changes.watched.schemes.length + changes.watched.companies.length + changes.watched.indicators.length;
+  extra = { syncMs, compareMs, baselineMs, watched, totals: changes.totals, generations: changes.to.generations };
 } else {
   throw new Error(`unknown job ${job}`);
 }

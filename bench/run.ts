@@ -7,7 +7,7 @@
  * SQL — on the same database files; quantstats' recorded figure for compare. Then the app's cases in
  * Chromium (bench/chromium.ts): download + ingest into OPFS, tab memory while querying, grid scroll,
  * start to first chart, bundle size. Results go to bench/results/*.json and docs/performance.md
- * (table + SVG chart). NAME matches case names by substring (`ingest`, `refresh`, `mf`, `compare`,
+ * (table + SVG chart). NAME matches case names by substring (`ingest`, `refresh`, `changes`, `mf`, `compare`,
  * `chromium`, `grid`, `start`, `bundle`, `http`, …).
  *
  * Query cases are measured in CPU time per call (this process, all threads), with the wall times
@@ -24,6 +24,7 @@ import { promisify } from 'node:util';
 import { parseArgs } from '../src/cli/args.js';
 import { SERVICES, type Service } from '../src/core/sync/datasets.js';
 import { openStore } from '../src/core/store/node.js';
+import { addWatch, type WatchKind } from '../src/core/changes/watches.js';
 import type { Engine } from '../src/core/engine/engine.js';
 import { startPublisher } from '../src/publisher/server.js';
 import type { Scale } from '../src/gen/options.js';
@@ -201,7 +202,49 @@ async function syncAndQuery() {
   } finally {
     await publisher.close();
   }
+  if (wants('changes')) results.push(...(await changesCase()));
   await queryCases(storeDir);
+}
+
+/**
+ * Issue 21's targets: the next generation synced with 100 watches (60 schemes, 20 companies, 20
+ * indicators); comparing old and new adds <= 10 % to the sync, and the watches' own part <= 1 s.
+ * Publishes generation N+1 of every dataset into the bench's data first (the store then holds it).
+ */
+async function changesCase(): Promise<BenchResult[]> {
+  const store = await openStore(storeDir);
+  try {
+    const pick = async (sql: string) => (await store.engine.all<{ k: string }>(sql)).map((r) => String(r.k));
+    const picks: Array<[WatchKind, string[]]> = [
+      ['scheme', await pick('SELECT scheme_code AS k FROM mf.latest WHERE is_active ORDER BY hash(scheme_code) LIMIT 60')],
+      ['company', await pick('SELECT DISTINCT symbol AS k FROM flags.credit_ratings ORDER BY k LIMIT 20')],
+      ['indicator', await pick('SELECT indicator_id AS k FROM indicators.indicator_config ORDER BY k LIMIT 20')],
+    ];
+    for (const [kind, ids] of picks) for (const id of ids) await addWatch(store.storage, store.engine, kind, id);
+  } finally {
+    await store.close();
+  }
+  for (const svc of SERVICES) {
+    const dir = path.join(pub, svc);
+    const { generation } = JSON.parse(readFileSync(path.join(dir, 'state.json'), 'utf8')) as { generation: number };
+    const { generate } = await import(`../src/gen/${svc}.js`);
+    await generate({ scale, dir, generation: generation + 1, seed: 42 });
+  }
+  const publisher = await startPublisher({ dataDir: pub, limits: 'off' });
+  let r: Awaited<ReturnType<typeof child>>;
+  try {
+    r = await child('changes', publisher.url, storeDir);
+  } finally {
+    await publisher.close();
+  }
+  const { syncMs, compareMs, baselineMs, watched } = r as unknown as { syncMs: number; compareMs: number; baselineMs: number; watched: number };
+  const share = compareMs / (syncMs - compareMs);
+  const own = Math.max(0, compareMs - baselineMs);
+  const note = `sync of generation ${JSON.stringify((r as { generations?: unknown }).generations)} ${Math.round(syncMs)} ms, of which comparing ${Math.round(compareMs)} ms; ${watched} watched items changed`;
+  return [
+    { case: 'changes at a sync: share of the sync', unit: 'x', almanac: Math.round(share * 1000) / 1000, target: '<= 0.10 (10 % of the sync without it)', met: share <= 0.1, note, detail: r },
+    { case: 'changes at a sync: 100 watched items', unit: 'ms', almanac: Math.round(own), target: '<= 1000 ms', met: own <= 1000, note: `the comparisons with 100 watches minus the same without (${Math.round(baselineMs)} ms)` },
+  ];
 }
 
 /** The query cases over one synced store, each next to native DuckDB on the same files. */

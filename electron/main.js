@@ -30,8 +30,13 @@ async function main() {
   );
   const core = await desktop.startDesktopCore({ userDataDir: app.getPath('userData') });
 
-  session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => callback(desktop.isAllowedPermission(permission)));
-  session.defaultSession.setPermissionCheckHandler((_wc, permission) => desktop.isAllowedPermission(permission));
+  // Notifications only for the app's own page: the policy takes who asks (src/desktop/security.ts).
+  session.defaultSession.setPermissionRequestHandler((_wc, permission, callback, details) =>
+    callback(desktop.isAllowedPermission(permission, details?.requestingUrl ?? '', desktop.APP_URL)),
+  );
+  session.defaultSession.setPermissionCheckHandler((_wc, permission, requestingOrigin) =>
+    desktop.isAllowedPermission(permission, requestingOrigin ?? '', desktop.APP_URL),
+  );
 
   const answer = desktop.ipcAnswerer(core, desktop.APP_URL);
   for (const channel of desktop.CHANNELS) {

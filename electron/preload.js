@@ -16,6 +16,12 @@ const CHANNELS = [
   'sync:cancel',
   'sync:run',
   'sync:status',
+  'watch:export',
+  'watch:import',
+  'watch:list',
+  'watch:set',
+  'watch:status',
+  'changes:get',
 ];
 
 contextBridge.exposeInMainWorld('almanacDesktop', {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { networkInterfaces } from 'node:os';
 import { PROXY, serveApp } from './app-server.js';
 import { startPublisher } from '../publisher/server.js';
-import { sync } from '../core/sync/sync.js';
+import { syncRecorded } from '../core/changes/recorder.js';
 import { fileLock } from '../core/sync/node-lock.js';
 import { nodeHost, openStore } from '../core/store/node.js';
 import { listen } from '../server/listen.js';
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
 
   console.log(`Syncing the local API's store (${storeDir}) from the embedded publisher…`);
   const host = nodeHost(storeDir);
-  const summary = await sync({ storage: host.storage, host, source: publisherUrl, lock: fileLock(host.storage.dir) });
+  const { summary } = await syncRecorded({ storage: host.storage, host, source: publisherUrl, lock: fileLock(host.storage.dir) }, host);
   for (const e of summary.errors) console.warn(`  sync: ${e}`);
   const store = await openStore(storeDir);
   const appOrigin = `${serve.tls ? 'https' : 'http'}://127.0.0.1:${appPort}`;

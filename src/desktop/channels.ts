@@ -20,6 +20,12 @@ export const CHANNELS = [
   'sync:cancel',
   'sync:run',
   'sync:status',
+  'watch:export',
+  'watch:import',
+  'watch:list',
+  'watch:set',
+  'watch:status',
+  'changes:get',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

@@ -4,7 +4,10 @@ import { NodeEngine } from '../core/engine/node.js';
 import { nodeHost, openStore } from '../core/store/node.js';
 import type { Store } from '../core/store/store.js';
 import { UserData } from '../core/store/user.js';
-import { sync, type SyncOptions } from '../core/sync/sync.js';
+import type { SyncOptions } from '../core/sync/sync.js';
+import { syncRecorded } from '../core/changes/recorder.js';
+import { addWatch, exportWatches, importWatches, readWatches, removeWatch, settleWatches } from '../core/changes/watches.js';
+import { changesSince } from '../core/changes/log.js';
 import { fileLock } from '../core/sync/node-lock.js';
 import { BUSY_MESSAGE, withLock } from '../core/sync/lock.js';
 import { outcomeOf, type SyncOutcome } from '../core/sync/outcome.js';
@@ -16,7 +19,10 @@ import { importAmfiText } from '../core/amfi/import.js';
 import type { Engine } from '../core/engine/engine.js';
 import { isChannel, type Channel, type DesktopInfo, type ServerStatus } from './channels.js';
 import { confine } from './confine.js';
-import { IpcInputError, validateAmfiImport, validateCsv, validateManifestRequest, validateQuery, validateService, validateSql, validateSyncRequest } from './ipc.js';
+import {
+  IpcInputError, validateAmfiImport, validateCsv, validateManifestRequest, validateQuery, validateService, validateSince, validateSql,
+  validateSyncRequest, validateWatchImport, validateWatchSet,
+} from './ipc.js';
 import { fetchManifestText } from './manifest.js';
 import { loadSettings, saveSettings, validateSettings, type DesktopSettings } from './settings.js';
 
@@ -149,16 +155,32 @@ export async function startDesktopCore(opts: DesktopOptions): Promise<DesktopCor
       const ac = new AbortController();
       cancel = ac;
       try {
-        return await stepAside('sync', async () => ({
-          outcome: 'done' as const,
-          summary: await sync({ storage: host.storage, host, source: sources[only[0]]!, sources, only, history, lock: fileLock(dataDir), signal: ac.signal, onEvent: onProgress, rules: opts.rules }),
-        }));
+        // The store is closed while it syncs, so a scratch engine compares each switch (src/core/changes).
+        return await stepAside('sync', async () => {
+          const { summary } = await syncRecorded(
+            { storage: host.storage, host, source: sources[only[0]]!, sources, only, history, lock: fileLock(dataDir), signal: ac.signal, onEvent: onProgress, rules: opts.rules },
+            host,
+          );
+          return { outcome: 'done' as const, summary };
+        });
       } catch (e) {
         return outcomeOf(e);
       } finally {
         cancel = null;
       }
     },
+    // The watchlist is a small JSON file beside the data: read and written without the store stepping aside.
+    'watch:list': async () => (await readWatches(host.storage)).watches,
+    'watch:status': async () => settleWatches(host.storage, windowEngine()),
+    'watch:set': async (args) => {
+      const { kind, id, on } = validateWatchSet(args);
+      if (on) await addWatch(host.storage, windowEngine(), kind, id);
+      else await removeWatch(host.storage, kind, id);
+      return null;
+    },
+    'watch:export': async () => exportWatches(host.storage),
+    'watch:import': async (args) => importWatches(host.storage, windowEngine(), validateWatchImport(args)),
+    'changes:get': async (args) => changesSince(host.storage, await state.read(), validateSince(args)),
     'sync:cancel': async () => {
       cancel?.abort();
       return { cancelling: cancel !== null };

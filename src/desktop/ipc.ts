@@ -4,6 +4,7 @@
  */
 import { isService, SERVICES, type Service } from '../core/sync/datasets.js';
 import type { HistoryOptions } from '../core/sync/refresh/history.js';
+import { isWatchKind, WATCH_KINDS, type WatchKind } from '../core/changes/watches.js';
 
 export class IpcInputError extends Error {}
 
@@ -125,6 +126,29 @@ export function validateAmfiImport(input: unknown): { text: string; fileName: st
     throw new IpcInputError('fileName must be a plain file name of 1 to 200 characters');
   }
   return { text, fileName };
+}
+
+/** A watch toggle: kind, the id shown on the page, on or off. */
+export function validateWatchSet(input: unknown): { kind: WatchKind; id: string; on: boolean } {
+  const { kind, id, on } = object(input, 'watch arguments');
+  if (typeof kind !== 'string' || !isWatchKind(kind)) throw new IpcInputError(`kind must be one of ${WATCH_KINDS.join(', ')}`);
+  if (typeof id !== 'string' || id.length === 0 || id.length > 100) throw new IpcInputError('id must be a string of 1 to 100 characters');
+  if (typeof on !== 'boolean') throw new IpcInputError('on must be true or false');
+  return { kind, id, on };
+}
+
+/** An exported watchlist to import (JSON text; its entries are checked by the core's parser). */
+export function validateWatchImport(input: unknown): string {
+  const { text } = object(input, 'import arguments');
+  if (typeof text !== 'string' || text.length > 2 ** 20) throw new IpcInputError('text must be text under 1 MB');
+  return text;
+}
+
+/** `since` for the changes: absent, null or a string (the core checks its form). */
+export function validateSince(input: unknown): string | null {
+  const since = input === undefined || input === null ? null : object(input, 'changes arguments').since;
+  if (since !== undefined && since !== null && (typeof since !== 'string' || since.length > 40)) throw new IpcInputError('since must be a date');
+  return (since as string | null | undefined) ?? null;
 }
 
 export function validateCsv(input: unknown): string {

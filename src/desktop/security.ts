@@ -37,13 +37,17 @@ export const CONTENT_SECURITY_POLICY = [
 export const EXTERNAL_ALLOWLIST = ['github.com', 'www.amfiindia.com', 'fred.stlouisfed.org', 'www.sebi.gov.in', 'www.nseindia.com', 'www.bseindia.com'];
 
 /**
- * The one permission a window may have: writing the clipboard (the settings panel's Copy buttons).
- * Camera, microphone, notifications, geolocation, reading the clipboard and the rest are denied.
+ * What a window may have: writing the clipboard (the settings panel's Copy buttons), and showing
+ * notifications (a sync changed watched items, docs/changes.md) only when the app's own page asks.
+ * Camera, microphone, geolocation, reading the clipboard and the rest are denied.
  */
 export const ALLOWED_PERMISSIONS: readonly string[] = ['clipboard-sanitized-write'];
+export const OWN_ORIGIN_PERMISSIONS: readonly string[] = ['notifications'];
 
-export function isAllowedPermission(permission: string): boolean {
-  return ALLOWED_PERMISSIONS.includes(permission);
+/** `requestingUrl`: the page (or its origin) asking, as Electron's handlers pass it; `appUrl`: the app's own. */
+export function isAllowedPermission(permission: string, requestingUrl = '', appUrl = ''): boolean {
+  if (ALLOWED_PERMISSIONS.includes(permission)) return true;
+  return OWN_ORIGIN_PERMISSIONS.includes(permission) && appUrl !== '' && isInternalUrl(requestingUrl, appUrl);
 }
 
 /** In-app navigation and IPC are allowed only from the app's own origin (app://almanac; the test's http one). */

@@ -1,26 +1,9 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, tempDir } from '../core/sync/fixture.js';
+import { cli } from '../helpers/cli.js';
 import { startPublisher, type Publisher } from '../../src/publisher/server.js';
-
-const run = promisify(execFile);
-
-/** The CLI as a user runs it: a separate process, JSON on stdout. */
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      cwd: path.resolve(__dirname, '../..'),
-      maxBuffer: 64 << 20,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
 
 describe('cli sync / status / sql', { timeout: 600_000 }, () => {
   let pub: Publisher;
@@ -63,7 +46,8 @@ describe('cli sync / status / sql', { timeout: 600_000 }, () => {
 
     expect((await cli('delete', '--data', data, 'flags')).stdout).toBe('flags: deleted\n');
     expect(JSON.parse((await cli('status', '--data', data, '--json')).stdout)).toEqual([]);
-    expect(fs.readdirSync(data)).toEqual(['state.json']);
+    // The kept changes of the syncs (docs/changes.md) are the store's, not the dataset's: they stay.
+    expect(fs.readdirSync(data).sort()).toEqual(['changes.json', 'state.json']);
   });
 
   it('bad input gets a usage error, not a stack trace', async () => {

@@ -30,6 +30,13 @@ describe('desktop security policy', () => {
   it('grants a window the clipboard write and nothing else', () => {
     expect(isAllowedPermission('clipboard-sanitized-write')).toBe(true);
     for (const p of ['clipboard-read', 'media', 'notifications', 'geolocation', 'openExternal', 'fullscreen']) expect(isAllowedPermission(p)).toBe(false);
+    // Notifications (a sync changed watched items): the app's own origin only, never a page it does not serve.
+    expect(isAllowedPermission('notifications', 'app://almanac/index.html#/news', APP_URL)).toBe(true);
+    expect(isAllowedPermission('notifications', 'app://almanac', APP_URL)).toBe(true);
+    for (const other of ['https://almanac', 'https://evil.example/', 'app://evil/', 'file:///etc/passwd', '', 'not a url']) {
+      expect(isAllowedPermission('notifications', other, APP_URL)).toBe(false);
+    }
+    for (const p of ['media', 'geolocation', 'clipboard-read']) expect(isAllowedPermission(p, 'app://almanac/index.html', APP_URL)).toBe(false);
   });
 
   it('exposes exactly the core’s channels in the preload', async () => {

@@ -11,4 +11,6 @@ export const commands: Array<() => Promise<Command>> = [
   () => import('./series.js').then((m) => m.default),
   () => import('./compare.js').then((m) => m.default),
   () => import('./import-prices.js').then((m) => m.default),
+  () => import('./watch.js').then((m) => m.default),
+  () => import('./changes.js').then((m) => m.default),
 ];

@@ -1,7 +1,7 @@
 import { bool, str, UsageError, type Args } from '../args.js';
 import { isService, SERVICES, type Service } from '../../core/sync/datasets.js';
 import { readState } from '../../core/sync/state.js';
-import { sync } from '../../core/sync/sync.js';
+import { syncRecorded } from '../../core/changes/recorder.js';
 import type { SyncEvent } from '../../core/sync/progress.js';
 import { nodeHost } from '../../core/store/node.js';
 import { fileLock } from '../../core/sync/node-lock.js';
@@ -24,7 +24,10 @@ const command: Command = {
     const bar = !json && process.stderr.isTTY ? progressBar() : undefined;
     // --full: the MF history downloaded whole and rebuilt (full verification); other files go by ETag.
     const history = { full: bool(args, 'full') };
-    const summary = await sync({ storage: host.storage, host, source, only, history, lock: fileLock(host.storage.dir), onEvent: bar ?? (json ? undefined : logLine) });
+    const { summary } = await syncRecorded(
+      { storage: host.storage, host, source, only, history, lock: fileLock(host.storage.dir), onEvent: bar ?? (json ? undefined : logLine) },
+      host,
+    );
     bar?.({ type: 'switched', service: 'mf', generation: -1 });
     if (json) {
       await print(

@@ -1,4 +1,4 @@
-import type { SyncOptions } from './sync.js';
+import type { SyncOptions } from './options.js';
 import type { PlannedFile, Service } from './datasets.js';
 import { Cancelled, Crash } from './hooks.js';
 import type { Exchange } from './request.js';

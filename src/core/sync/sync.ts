@@ -1,20 +1,20 @@
 import type { Storage } from '../storage/storage.js';
 import { SERVICE_DEFS, SERVICES, planFiles, withoutTables, type FormatChoice, type RateRule, type Service } from './datasets.js';
-import { DEFAULT_RETRY, newExchange, type RetryPolicy } from './request.js';
+import { DEFAULT_RETRY, newExchange } from './request.js';
 import { manifestPath } from '../contract/files.js';
-import { runHook, type SyncHook } from './hooks.js';
+import { runHook } from './hooks.js';
 import { abortable, stopOn } from './cancel.js';
-import { withLock, type SyncLock } from './lock.js';
-import type { DatabaseHost } from './host.js';
+import { withLock } from './lock.js';
 import { extractDuckdb, ingestSource, isWholeDatabase, type Extracted, type TableLoad } from './ingest.js';
-import { RateLimiter, sleep as realSleep, type Sleep } from './limits.js';
+import { RateLimiter, sleep as realSleep } from './limits.js';
 import { fetchManifest } from './fetch-manifest.js';
-import type { SyncListener, SyncSummary } from './progress.js';
-import { fileState, files, type DatasetState, type SourceState, type StateStore } from './state.js';
+import type { SyncSummary } from './progress.js';
+import { fileState, files, type DatasetState, type SourceState } from './state.js';
 import { driftNotices, localSchemaVersion } from './drift.js';
 import { record, rethrowStop, type DatasetRun, type Run } from './run.js';
+import type { SyncOptions } from './options.js';
 import { fetchFile } from './fetch-file.js';
-import { historyFiles, planHistory, type HistoryOptions, type Overlay } from './refresh/history.js';
+import { historyFiles, planHistory, type Overlay } from './refresh/history.js';
 
 /**
  * Settings of the engine that builds a generation. No FSST for text: a read decodes every FSST
@@ -25,42 +25,7 @@ import { historyFiles, planHistory, type HistoryOptions, type Overlay } from './
  */
 export const BUILD_SETTINGS = `SET disabled_compression_methods = 'fsst';`;
 
-export interface SyncOptions {
-  storage: Storage;
-  host: DatabaseHost;
-  /** Base URL shared by the three services (e.g. the embedded sample publisher). */
-  source: string;
-  /** Per-service base URL overriding `source`. */
-  sources?: Partial<Record<Service, string>>;
-  only?: readonly Service[];
-  /**
-   * Tables not to fetch, per service (a phone's light choice leaves out mf's `nav`, the NAV history).
-   * A copy already stored keeps answering; nothing is deleted.
-   */
-  skipTables?: Partial<Record<Service, readonly string[]>>;
-  fetch?: typeof fetch;
-  onEvent?: SyncListener;
-  /** Test hook: throwing from it stops the sync as a crash would. */
-  hook?: SyncHook;
-  /** Download-rate rules per service, replacing the published defaults. */
-  rules?: Partial<Record<Service, readonly RateRule[]>>;
-  retry?: Partial<RetryPolicy>;
-  sleep?: Sleep;
-  maxUnpackedBytes?: number;
-  /** Called after each switch, before the old generation is removed (a live store re-attaches here). */
-  onSwitch?: (service: Service, state: DatasetState) => Promise<void>;
-  /** Where the sync metadata lives (default: `state.json` in `storage`). */
-  state?: StateStore;
-  /** Held for the whole sync: a second sync of the same store is refused with `LockBusy`. */
-  lock?: SyncLock;
-  /**
-   * Cancels the sync at its next safe point (a named step, a chunk, a wait): it rejects with
-   * `Cancelled`, the previous generation keeps answering and partial downloads resume next time.
-   */
-  signal?: AbortSignal;
-  /** How the MF history is refreshed: whole on demand (`--full`), verified in full every so often. */
-  history?: HistoryOptions;
-}
+export type { SyncOptions } from './options.js';
 
 
 /** Limiters outlive one sync call in a long-running process, so back-to-back syncs share the budget. */

@@ -6,6 +6,8 @@ import type { StoreState } from '../../core/sync/state.js';
 import type { HistoryOptions } from '../../core/sync/refresh/history.js';
 import type { ManifestReply } from '../../core/sync/manifest.js';
 import type { AppConfig } from './config.svelte.js';
+import type { ImportResult, Watch, WatchKind, WatchStatus } from '../../core/changes/watches.js';
+import type { Changes } from '../../core/changes/shape.js';
 import { BrowserBackend } from './browser-backend.js';
 import type { importAmfiText } from '../../core/amfi/import.js';
 import { DesktopBackend, desktopBridge } from './desktop-backend.js';
@@ -28,9 +30,10 @@ export type { SyncOutcome } from '../../core/sync/outcome.js';
 
 /**
  * What the page hears: the sync engine's progress events for this window's sync, and `changed`
- * when the local data changed under it (another window's sync switched a generation).
+ * when the local data changed under it (another window's sync switched a generation), `changes`
+ * when a sync of this window recorded what it changed (src/core/changes).
  */
-export type BackendEvent = SyncEvent | { type: 'changed' };
+export type BackendEvent = SyncEvent | { type: 'changed' } | { type: 'changes' };
 
 /**
  * Where the app's data lives and who keeps it current, as the views see it. The browser's backend
@@ -57,6 +60,16 @@ export interface Backend {
   fetchManifest(service: Service, base: string, etag: string | null): Promise<ManifestReply>;
   /** The defaults the app starts from: the browser's served config.json, the desktop's settings. */
   appConfig(): Promise<Partial<AppConfig>>;
+  /** The watchlist as stored (a small JSON document: reading and toggling take milliseconds). */
+  watchList(): Promise<Watch[]>;
+  /** Where each watch stands in the local data (pending, ended schemes and their successors). */
+  watchStatus(): Promise<WatchStatus[]>;
+  /** Watches (`on`) or stops watching; adding something the local data lacks rejects naming it. */
+  setWatch(kind: WatchKind, id: string, on: boolean): Promise<void>;
+  exportWatches(): Promise<string>;
+  importWatches(text: string): Promise<ImportResult>;
+  /** The last sync's changes, or every kept one since `since`, merged (the JSON of `changes --json`). */
+  changes(since?: string | null): Promise<Changes>;
 }
 
 let current: Backend | undefined;

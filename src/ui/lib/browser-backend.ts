@@ -11,6 +11,10 @@ import type { RateLog } from '../../core/sync/sync.js';
 import type { AmfiImportResult, Backend, BackendEvent, SyncOutcome, SyncRequest } from './backend.js';
 import type { AppConfig } from './config.svelte.js';
 import type { FromWorker, PauseAt, StoreChanged, ToWorker } from './sync-protocol.js';
+import { addWatch, exportWatches, importWatches, readWatches, removeWatch, settleWatches, type ImportResult, type Watch, type WatchKind, type WatchStatus } from '../../core/changes/watches.js';
+import { ChangeRecorder } from '../../core/changes/recorder.js';
+import { changesSince } from '../../core/changes/log.js';
+import type { Changes } from '../../core/changes/shape.js';
 
 /**
  * The browser's backend. Queries: the local store opened on this page, its DuckDB in a worker of its
@@ -32,6 +36,11 @@ export class BrowserBackend implements Backend {
   private persistAsked: Promise<boolean> | undefined;
   /** Re-attaches one at a time: a switch here and one announced by another tab may overlap. */
   private refreshing: Promise<void> = Promise.resolve();
+  /**
+   * Records the changes of this tab's sync. The page's store holds the only OPFS handles of the old
+   * files, so it compares, at each switch, before the worker removes the old files.
+   */
+  private recorder: ChangeRecorder | undefined;
   /** Test seam (sync-protocol.ts): told when a sync stopped at its pause point. */
   onPaused: ((step: string) => void) | null = null;
 
@@ -59,7 +68,7 @@ export class BrowserBackend implements Backend {
     return this.parts.state.read();
   }
 
-  sync(req: SyncRequest, pauseAt?: PauseAt): Promise<SyncOutcome> {
+  async sync(req: SyncRequest, pauseAt?: PauseAt): Promise<SyncOutcome> {
     // Ask once the user stores data: the browser may then keep it under storage pressure (the
     // Data view's storage card shows the answer and can ask again).
     this.persistAsked ??= navigator.storage?.persist?.().catch(() => false);
@@ -70,7 +79,42 @@ export class BrowserBackend implements Backend {
       ...(req.skipTables ? { skipTables: Object.fromEntries(Object.entries(req.skipTables).map(([k, v]) => [k, [...v]])) } : {}),
       history: req.history && { ...req.history },
     };
-    return this.call({ op: 'sync', id: ++this.nextId, req: plain, pauseAt, rateLog: this.rateLog }) as Promise<SyncOutcome>;
+    // Only the tab holding the store can read the old files; another tab's sync goes unrecorded.
+    const store = this.holding ? await this.store() : null;
+    const recorder = store ? await ChangeRecorder.begin(this.parts.storage, this.parts.state) : undefined;
+    this.recorder = recorder;
+    const outcome = (await this.call({ op: 'sync', id: ++this.nextId, req: plain, pauseAt, rateLog: this.rateLog })) as SyncOutcome;
+    if (this.recorder === recorder) this.recorder = undefined;
+    if (recorder && outcome.outcome === 'done') {
+      await recorder.finish();
+      this.emit({ type: 'changes' });
+    }
+    return outcome;
+  }
+
+  async watchList(): Promise<Watch[]> {
+    return (await readWatches(this.parts.storage)).watches;
+  }
+
+  async watchStatus(): Promise<WatchStatus[]> {
+    return settleWatches(this.parts.storage, await this.engine());
+  }
+
+  async setWatch(kind: WatchKind, id: string, on: boolean): Promise<void> {
+    if (on) await addWatch(this.parts.storage, await this.engine(), kind, id);
+    else await removeWatch(this.parts.storage, kind, id);
+  }
+
+  exportWatches(): Promise<string> {
+    return exportWatches(this.parts.storage);
+  }
+
+  async importWatches(text: string): Promise<ImportResult> {
+    return importWatches(this.parts.storage, await this.engine(), text);
+  }
+
+  async changes(since?: string | null): Promise<Changes> {
+    return changesSince(this.parts.storage, await this.parts.state.read(), since);
   }
 
   cancel(): void {
@@ -154,11 +198,20 @@ export class BrowserBackend implements Backend {
     switch (m.type) {
       case 'event':
         return this.emit(m.event);
-      case 'refresh':
+      case 'refresh': {
+        // This tab's sync switched: its changes are read from the old generation before the store
+        // re-attaches and from the new one after (src/core/changes/recorder.ts).
+        const recorder = this.recorder;
+        const state = await this.parts.state.read();
+        const switching = recorder?.switching(state) ?? [];
+        const engine = switching.length ? (await this.store()).engine : null;
+        for (const service of switching) await recorder!.beforeSwitch(service, engine!);
         // Answered even if re-attaching failed: the worker's clean-up then leaves the files it cannot remove.
-        await this.refresh().catch((e: unknown) => console.error('re-attaching the store failed', e));
+        const ok = await this.refresh().then(() => true, (e: unknown) => (console.error('re-attaching the store failed', e), false));
+        if (ok) for (const service of switching) await recorder!.afterSwitch(service, state.datasets[service]!, engine!);
         this.worker!.postMessage({ op: 'refreshed', seq: m.seq } satisfies ToWorker);
         return;
+      }
       case 'paused':
         return this.onPaused?.(m.step);
       case 'result':

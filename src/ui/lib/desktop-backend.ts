@@ -9,6 +9,8 @@ import type { Channel, DesktopBridge, DesktopInfo } from '../../desktop/channels
 import type { DesktopSettings } from '../../desktop/settings.js';
 import type { AmfiImportResult, Backend, BackendEvent, SyncRequest } from './backend.js';
 import type { AppConfig } from './config.svelte.js';
+import type { ImportResult, Watch, WatchKind, WatchStatus } from '../../core/changes/watches.js';
+import type { Changes } from '../../core/changes/shape.js';
 
 /** The bridge electron/preload.js exposes, when this page runs in the desktop app. */
 export function desktopBridge(): DesktopBridge | null {
@@ -60,7 +62,10 @@ export class DesktopBackend implements Backend {
 
   async sync(req: SyncRequest): Promise<SyncOutcome> {
     try {
-      return await this.invoke<SyncOutcome>('sync:run', { only: [...req.only], sources: { ...req.sources }, history: req.history && { ...req.history } });
+      const outcome = await this.invoke<SyncOutcome>('sync:run', { only: [...req.only], sources: { ...req.sources }, history: req.history && { ...req.history } });
+      // The main process recorded what the sync changed (src/core/changes) before it answered.
+      if (outcome.outcome === 'done') for (const l of this.listeners) l({ type: 'changes' });
+      return outcome;
     } catch (e) {
       return { outcome: 'failed', message: e instanceof Error ? e.message : String(e) };
     } finally {
@@ -109,6 +114,30 @@ export class DesktopBackend implements Backend {
     const { settings } = await this.settings();
     const s = settings.source;
     return s ? { sources: { indicators: s, mf: s, flags: s } } : {};
+  }
+
+  watchList(): Promise<Watch[]> {
+    return this.invoke('watch:list');
+  }
+
+  watchStatus(): Promise<WatchStatus[]> {
+    return this.invoke('watch:status');
+  }
+
+  async setWatch(kind: WatchKind, id: string, on: boolean): Promise<void> {
+    await this.invoke('watch:set', { kind, id, on });
+  }
+
+  exportWatches(): Promise<string> {
+    return this.invoke('watch:export');
+  }
+
+  importWatches(text: string): Promise<ImportResult> {
+    return this.invoke('watch:import', { text });
+  }
+
+  changes(since?: string | null): Promise<Changes> {
+    return this.invoke('changes:get', { since: since ?? null });
   }
 
   /** The desktop's own settings, the local server's state and where the data lives (the settings panel). */

@@ -14,7 +14,7 @@ import { setChoice } from '../../../src/core/sync/state.js';
 const backend = new BrowserBackend();
 const events: SyncEvent[] = [];
 backend.subscribe((e) => {
-  if (e.type !== 'changed') events.push(e);
+  if (e.type !== 'changed' && e.type !== 'changes') events.push(e);
 });
 let reportPause: (step: string) => void;
 const paused = new Promise<string>((resolve) => (reportPause = resolve));

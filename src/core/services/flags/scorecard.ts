@@ -23,8 +23,8 @@ const NOTCHES = LONG_TERM_GRADES.map((g, i) => `('${g}', ${i})`).join(', ');
 /** The as_of asked for, else the latest date in the data. Kept out of SCORED: planned inside it, this seven-table subquery tripled the time. */
 export const AS_OF_SQL = `SELECT COALESCE(?::DATE, ${DATA_AS_OF}) AS as_of`;
 
-/** One bound parameter: as_of (a DATE). */
-const SCORED = `
+/** One bound parameter: as_of (a DATE). Every company scored; the changes read it for watched companies (src/core/changes). */
+export const SCORED = `
 WITH
 win AS (
   SELECT a AS as_of, (a - INTERVAL ${SCORECARD_WINDOW_MONTHS} MONTH)::DATE AS since

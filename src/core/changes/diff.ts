@@ -1,0 +1,225 @@
+/**
+ * What one dataset's switch changed, in two steps on one engine: `readBefore` while the OLD
+ * generation is attached under the service's own name (`mf`) keeps what the comparison needs of it
+ * (temp tables, scores), then `diffAfter` with the NEW generation attached under that name compares.
+ * Only one generation is attached at a time, under the names its own SQL (and views, such as a
+ * refreshed history's `mf.nav` over `mf_base`) expect; recorder.ts says where each runs. Totals read
+ * every row once through cheap aggregates; per-watch answers filter by key, so 100 watches cost what
+ * a handful of point lookups do (docs/changes.md).
+ */
+import type { Engine, Param } from '../engine/engine.js';
+import type { Service } from '../sync/datasets.js';
+import type { DatasetState } from '../sync/state.js';
+import { TABLE_NAMES as FLAG_TABLES, TABLES as FLAG_SPECS } from '../contract/flags.js';
+import { AS_OF_SQL, SCORED } from '../services/flags/scorecard.js';
+import type { CompanyChange, IndicatorChange, Revision, SchemeChange } from './shape.js';
+
+/** Temp tables holding the old generation's side (dropped by diffAfter). */
+const T = {
+  navCounts: '_chg_nav_counts',
+  navRows: '_chg_nav_rows',
+  flags: (t: string) => `_chg_flags_${t}`,
+  macro: '_chg_macro',
+};
+
+/** What readBefore kept beyond its temp tables. */
+export interface Before {
+  service: Service;
+  /** Tables the old generation had. */
+  tables: string[];
+  /** Watched companies' scores (flags only). */
+  scores: Record<string, number>;
+}
+
+/** One dataset's share of a sync's changes (merged into one record by recorder.ts). */
+export interface ServiceChanges {
+  schemes?: SchemeChange[];
+  base_navs?: Record<string, number | null>;
+  companies?: CompanyChange[];
+  indicators?: IndicatorChange[];
+  new_navs?: number;
+  new_flag_rows?: Record<string, number>;
+  new_indicator_points?: number;
+  revised_indicator_points?: number;
+  /** Every indicator value the sync replaced (watched or not): the revisions table's new rows. */
+  indicator_revisions?: Array<Revision & { indicator_id: string }>;
+}
+
+const list = (n: number, cast = '') => Array(n).fill(`?${cast}`).join(', ');
+
+/** Percent change from `base` to `last`, 4 places; one rule for a sync and for merged syncs. */
+export function changePct(base: number | null, last: number | null): number | null {
+  if (base === null || last === null || base === 0) return null;
+  return Math.round(((last - base) * 100 * 10_000) / base) / 10_000;
+}
+
+export async function readBefore(engine: Engine, before: DatasetState, keys: string[]): Promise<Before> {
+  const service = before.service;
+  const tables = Object.keys(before.tables);
+  const out: Before = { service, tables, scores: {} };
+  if (service === 'mf' && tables.includes('nav')) {
+    await engine.exec(`CREATE OR REPLACE TEMP TABLE ${T.navCounts} AS SELECT scheme_code, count(*) AS n FROM mf.nav GROUP BY scheme_code`);
+    await engine.all(`CREATE OR REPLACE TEMP TABLE ${T.navRows} AS ${watchedNavSql(keys.length)}`, keys);
+  }
+  if (service === 'flags') {
+    for (const t of FLAG_TABLES.filter((t) => tables.includes(t))) {
+      await engine.exec(`CREATE OR REPLACE TEMP TABLE ${T.flags(t)} AS SELECT ${columns(t)} FROM flags.${t}`);
+    }
+    if (keys.length && FLAG_TABLES.every((t) => tables.includes(t))) out.scores = await scores(engine, keys);
+  }
+  if (service === 'indicators' && tables.includes('macro_indicators')) {
+    await engine.exec(`CREATE OR REPLACE TEMP TABLE ${T.macro} AS SELECT indicator_id, date, value FROM indicators.macro_indicators`);
+  }
+  return out;
+}
+
+export async function diffAfter(engine: Engine, prev: Before, after: DatasetState, keys: string[]): Promise<ServiceChanges> {
+  const had = (t: string) => prev.tables.includes(t);
+  try {
+    if (after.service === 'mf') return await diffMf(engine, keys, had('nav'));
+    if (after.service === 'flags') return await diffFlags(engine, keys, FLAG_TABLES.filter((t) => t in after.tables), prev);
+    return await diffIndicators(engine, keys, had('macro_indicators'));
+  } finally {
+    const names = [T.navCounts, T.navRows, T.macro, ...FLAG_TABLES.map(T.flags)];
+    await engine.exec(names.map((n) => `DROP TABLE IF EXISTS ${n};`).join(' '));
+  }
+}
+
+/**
+ * Watched codes' rows. Codes are bound as text and cast in SQL, so the filter can use the column's
+ * zone maps (see mf/resolve.ts); with no watches, no rows (an empty list is not valid SQL).
+ */
+const watchedNavSql = (n: number) =>
+  `SELECT scheme_code, date, nav FROM mf.nav WHERE ${n ? `scheme_code IN (${list(n, '::INTEGER')})` : 'false'}`;
+
+/**
+ * Totals: per scheme, rows after minus rows before (never below 0). That is the count of new
+ * (scheme, date) keys whenever the publisher removes no rows, which it does not (a NAV is published
+ * once, then only revised); an anti-join of the whole history would cost a hash table of 38M keys.
+ */
+const NEW_NAV_TOTAL_SQL = `
+WITH b AS (SELECT scheme_code, count(*) AS n FROM mf.nav GROUP BY scheme_code)
+SELECT coalesce(sum(greatest(b.n - coalesce(a.n, 0), 0)), 0)::BIGINT AS n FROM b LEFT JOIN ${T.navCounts} a USING (scheme_code)`;
+
+const schemeRowsSql = (n: number) => `
+WITH x AS (${watchedNavSql(n)})
+SELECT x.scheme_code, x.date, o.nav AS old, x.nav AS new
+FROM x LEFT JOIN ${T.navRows} o USING (scheme_code, date)
+WHERE o.nav IS NULL OR o.nav <> x.nav
+ORDER BY x.scheme_code, x.date`;
+
+const schemeLatestSql = (n: number) => `
+WITH a AS (SELECT scheme_code, arg_max(nav, date) AS nav FROM ${T.navRows} GROUP BY scheme_code),
+     b AS (SELECT scheme_code, max(date) AS last_date, arg_max(nav, date) AS nav FROM (${watchedNavSql(n)}) GROUP BY scheme_code)
+SELECT b.scheme_code, b.last_date, b.nav AS last_nav, a.nav AS base_nav FROM b LEFT JOIN a USING (scheme_code)`;
+
+async function diffMf(engine: Engine, codes: string[], hadNav: boolean): Promise<ServiceChanges> {
+  if (!hadNav) {
+    const [{ n }] = await engine.all<{ n: number }>('SELECT count(*)::BIGINT AS n FROM mf.nav');
+    return { new_navs: n, schemes: [], base_navs: {} };
+  }
+  const [{ n }] = await engine.all<{ n: number }>(NEW_NAV_TOTAL_SQL);
+  if (codes.length === 0) return { new_navs: n, schemes: [], base_navs: {} };
+  const params: Param[] = codes;
+  const rows = await engine.all<{ scheme_code: number; date: string; old: number | null; new: number }>(schemeRowsSql(codes.length), params);
+  const latest = await engine.all<{ scheme_code: number; last_date: string; last_nav: number; base_nav: number | null }>(schemeLatestSql(codes.length), params);
+  const schemes: SchemeChange[] = [];
+  const base_navs: Record<string, number | null> = {};
+  for (const l of latest.sort((a, b) => a.scheme_code - b.scheme_code)) {
+    const mine = rows.filter((r) => r.scheme_code === l.scheme_code);
+    if (mine.length === 0) continue;
+    const revisions = mine.filter((r) => r.old !== null).map((r) => ({ date: r.date, old: r.old!, new: r.new }));
+    schemes.push({
+      scheme_code: l.scheme_code,
+      new_navs: mine.length - revisions.length,
+      last_date: l.last_date,
+      last_nav: l.last_nav,
+      change_pct: changePct(l.base_nav, l.last_nav),
+      revised_navs: revisions.length,
+      revisions,
+    });
+    base_navs[l.scheme_code] = l.base_nav;
+  }
+  return { new_navs: n, schemes, base_navs };
+}
+
+const columns = (t: (typeof FLAG_TABLES)[number]) => FLAG_SPECS[t].columns.map((c) => `"${c.name}"`).join(', ');
+
+/** Rows present after that were not before, by symbol; a changed row is a new row (whole-row comparison). */
+const newFlagRowsSql = (t: (typeof FLAG_TABLES)[number], had: boolean) => had
+  ? `SELECT symbol, count(*)::BIGINT AS n FROM (SELECT ${columns(t)} FROM flags.${t} EXCEPT ALL SELECT ${columns(t)} FROM ${T.flags(t)}) GROUP BY symbol`
+  : `SELECT symbol, count(*)::BIGINT AS n FROM flags.${t} GROUP BY symbol`;
+
+const scoresSql = (n: number) => `SELECT symbol, max(score) AS score FROM (${SCORED}) WHERE symbol IN (${list(n)}) GROUP BY symbol`;
+
+/** The scorecard of the watched companies in the generation attached as `flags`, at its own as-of date. */
+async function scores(engine: Engine, symbols: string[]): Promise<Record<string, number>> {
+  const [{ as_of }] = await engine.all<{ as_of: string | null }>(AS_OF_SQL, [null]);
+  const rows = await engine.all<{ symbol: string; score: number }>(scoresSql(symbols.length), [as_of, ...symbols]);
+  return Object.fromEntries(rows.map((r) => [r.symbol, r.score]));
+}
+
+async function diffFlags(engine: Engine, symbols: string[], tables: (typeof FLAG_TABLES)[number][], prev: Before): Promise<ServiceChanges> {
+  const had = (t: string) => prev.tables.includes(t);
+  const new_flag_rows: Record<string, number> = {};
+  const perSymbol = new Map<string, Record<string, number>>();
+  const watched = new Set(symbols);
+  for (const t of tables) {
+    const rows = await engine.all<{ symbol: string; n: number }>(newFlagRowsSql(t, had(t)));
+    new_flag_rows[t] = rows.reduce((s, r) => s + r.n, 0);
+    for (const r of rows) {
+      if (!watched.has(r.symbol)) continue;
+      const m = perSymbol.get(r.symbol) ?? {};
+      m[t] = r.n;
+      perSymbol.set(r.symbol, m);
+    }
+  }
+  // The scorecard needs all seven tables; a side without them has no score.
+  const after = symbols.length && tables.length === FLAG_TABLES.length ? await scores(engine, symbols) : {};
+  const companies: CompanyChange[] = [];
+  for (const symbol of [...symbols].sort()) {
+    const new_rows = perSymbol.get(symbol) ?? {};
+    const score_before = prev.scores[symbol] ?? null;
+    const score_after = after[symbol] ?? null;
+    if (Object.keys(new_rows).length === 0 && score_before === score_after) continue;
+    companies.push({ symbol, new_rows, score_before, score_after });
+  }
+  return { new_flag_rows, companies };
+}
+
+const INDICATOR_COUNTS_SQL = `
+SELECT x.indicator_id, count(*) FILTER (WHERE o.value IS NULL)::BIGINT AS new_points, count(*) FILTER (WHERE o.value IS NOT NULL)::BIGINT AS revised_points
+FROM indicators.macro_indicators x LEFT JOIN ${T.macro} o USING (indicator_id, date)
+WHERE o.value IS NULL OR o.value <> x.value
+GROUP BY x.indicator_id`;
+
+const INDICATOR_REVISIONS_SQL = `
+SELECT x.indicator_id, x.date, o.value AS old, x.value AS new
+FROM indicators.macro_indicators x JOIN ${T.macro} o USING (indicator_id, date)
+WHERE o.value <> x.value
+ORDER BY x.indicator_id, x.date`;
+
+async function diffIndicators(engine: Engine, ids: string[], hadTable: boolean): Promise<ServiceChanges> {
+  if (!hadTable) {
+    const [{ n }] = await engine.all<{ n: number }>('SELECT count(*)::BIGINT AS n FROM indicators.macro_indicators');
+    return { new_indicator_points: n, revised_indicator_points: 0, indicators: [], indicator_revisions: [] };
+  }
+  const counts = await engine.all<{ indicator_id: string; new_points: number; revised_points: number }>(INDICATOR_COUNTS_SQL);
+  const revised = await engine.all<Revision & { indicator_id: string }>(INDICATOR_REVISIONS_SQL);
+  const watched = new Set(ids);
+  const indicators = counts
+    .filter((c) => watched.has(c.indicator_id))
+    .sort((a, b) => a.indicator_id.localeCompare(b.indicator_id))
+    .map((c) => ({
+      indicator_id: c.indicator_id,
+      new_points: c.new_points,
+      revised_points: c.revised_points,
+      revisions: revised.filter((r) => r.indicator_id === c.indicator_id).map(({ date, old, new: v }) => ({ date, old, new: v })),
+    }));
+  return {
+    new_indicator_points: counts.reduce((s, c) => s + c.new_points, 0),
+    revised_indicator_points: counts.reduce((s, c) => s + c.revised_points, 0),
+    indicators,
+    indicator_revisions: revised,
+  };
+}
