@@ -7,7 +7,6 @@ import type { DatabaseHost } from './host.js';
 import type { Sleep } from './limits.js';
 import type { SyncListener } from './progress.js';
 import type { DatasetState, StateStore } from './state.js';
-import type { HistoryOptions } from './refresh/history.js';
 
 /** What a sync is given. Its own module, so the sync's steps (run.ts) read it without importing sync.ts. */
 export interface SyncOptions {
@@ -45,4 +44,11 @@ export interface SyncOptions {
   signal?: AbortSignal;
   /** How the MF history is refreshed: whole on demand (`--full`), verified in full every so often. */
   history?: HistoryOptions;
+}
+
+export interface HistoryOptions {
+  /** Download the history whole and rebuild it, whatever a refresh could do (`sync --full`, "Verify now"). */
+  full?: boolean;
+  /** Download it whole when the last full download is older than this; null: never by itself. Default 7 days. */
+  verifyEveryMs?: number | null;
 }

@@ -14,12 +14,7 @@ import { overlay, type FreshRows, type Overlay } from './overlay.js';
 
 export type { Overlay } from './overlay.js';
 
-export interface HistoryOptions {
-  /** Download the history whole and rebuild it, whatever a refresh could do (`sync --full`, "Verify now"). */
-  full?: boolean;
-  /** Download it whole when the last full download is older than this; null: never by itself. Default 7 days. */
-  verifyEveryMs?: number | null;
-}
+export type { HistoryOptions } from '../options.js';
 
 export const VERIFY_EVERY_MS = 7 * 86_400_000;
 
