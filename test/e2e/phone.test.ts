@@ -17,6 +17,7 @@ const VIEWS = [
   { tab: 'Red flags', heading: 'Red flags' },
   { tab: 'Compare', heading: 'Compare' },
   { tab: 'SQL', heading: 'SQL' },
+  { tab: "What's new", heading: "What's new" },
 ];
 
 /** How the page sits in the screen: sideways overflow, and the width the view's content takes. */

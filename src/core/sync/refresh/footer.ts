@@ -16,6 +16,8 @@ export interface RowGroupPrint {
 
 export interface Footer {
   rows: number;
+  /** The columns: names, physical and logical types, nesting (FileMetaData.schema), as one string. */
+  schema: string;
   groups: RowGroupPrint[];
 }
 
@@ -39,7 +41,12 @@ export function parseFooter(tail: Uint8Array): Footer {
   if (len + 8 > tail.length) throw new Error(`parquet footer of ${len} bytes, only ${tail.length - 8} read`);
   const meta = new Reader(tail.subarray(tail.length - 8 - len, tail.length - 8)).struct();
   const groups = ((meta.get(4) as Value[] | undefined) ?? []).map((g) => rowGroup(g as Struct));
-  return { rows: Number(meta.get(3) ?? 0), groups };
+  return { rows: Number(meta.get(3) ?? 0), schema: printed(meta.get(2) ?? []), groups };
+}
+
+/** The same columns, named and typed alike: rows of one file can stand beside the other's. */
+export function sameSchema(a: Footer, b: Footer): boolean {
+  return a.schema === b.schema;
 }
 
 /** Footers of the same rows: the same number of row groups, each with the same rows, sizes and statistics. */
@@ -68,7 +75,12 @@ function rowGroup(g: Struct): RowGroupPrint {
     end = Math.max(end, first + Number(md.get(7)));
     parts.push([...md].filter(([k]) => !OFFSETS.has(k)));
   }
-  return { rows: Number(g.get(3)), print: JSON.stringify(parts, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Array.from(v) : v instanceof Map ? [...v] : v)), start, end };
+  return { rows: Number(g.get(3)), print: printed(parts), start, end };
+}
+
+/** Decoded Thrift values as one comparable string. */
+function printed(v: unknown): string {
+  return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x instanceof Uint8Array ? Array.from(x) : x instanceof Map ? [...x] : x));
 }
 
 type Value = boolean | number | bigint | Uint8Array | Value[] | Struct;

@@ -6,7 +6,7 @@ import { runHook } from '../hooks.js';
 import { files, type HistoryState, type SourceState } from '../state.js';
 import type { FileResult, HistoryChanges, NavKey } from '../progress.js';
 import { record, rethrowStop, type DatasetRun } from '../run.js';
-import { FOOTER_PROBE, differingGroups, footerLength, parseFooter, sameRows, type Footer } from './footer.js';
+import { FOOTER_PROBE, differingGroups, footerLength, parseFooter, sameRows, sameSchema, type Footer } from './footer.js';
 import { fetchTail } from './tail.js';
 import { diffSnapshots, readSnapshot } from './snapshot.js';
 import { fillGaps, type GapRow } from './gaps.js';
@@ -111,6 +111,9 @@ async function refreshHistory(d: DatasetRun, file: PlannedFile, snap: PlannedFil
   const note = (x: Pick<FileResult, 'refresh' | 'detail'>) =>
     record(opts, d.summary, { service, name: file.name, status: 'patched', body_bytes: tail.body_bytes, ...x });
 
+  // New or retyped columns (schema drift): rows from a snapshot or the NAV endpoint could not carry
+  // them, and the build's drift rules (docs/sync.md) read the whole file.
+  if (!sameSchema(held, footer)) return whole(d, file, snap, 'the history\'s columns changed', tail.body_bytes);
   if (file.rows === local) {
     // A new ETag (a hash of the content) over a footer identical to the byte: only the pages changed, so
     // values were revised in place with every size and statistic kept. A rebuild rewrites the footer.
