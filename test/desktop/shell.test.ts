@@ -77,7 +77,7 @@ describe('the Electron shell', () => {
       .replace('sandbox: true', 'sandbox: false')
       .replace("contents.on('will-navigate'", "contents.on('did-navigate'")
       .replace('contents.setWindowOpenHandler(', "contents.on('did-create-window', ")
-      .replace(/session\.defaultSession\.setPermissionRequestHandler[^\n]*\n/, '')
+      .replace(/session\.defaultSession\.setPermissionRequestHandler\([^;]*;\n/, '')
       .replace('void desktop.openIfAllowed(url, shell.openExternal.bind(shell));', 'void shell.openExternal(url);');
     expect(weakened).not.toMatch(/will-navigate|setWindowOpenHandler|setPermissionRequestHandler|contextIsolation: true|sandbox: true|openIfAllowed/);
     await writeFile(path.join(bad, 'main.js'), weakened);
