@@ -3,7 +3,7 @@
  * same parameters, checked here, and the same JSON (front doors only carry it). Bad input is an
  * AlmanacError (400), which each door renders in Almanac's envelope.
  */
-import { AlmanacError } from '../contract/almanac.js';
+import { ALMANAC_BASE, AlmanacError } from '../contract/almanac.js';
 import type { Storage } from '../storage/storage.js';
 import type { StateStore } from '../sync/state.js';
 import { ChangesError, changesSince } from './log.js';
@@ -15,7 +15,7 @@ export const WHATS_NEW_TOOL = 'whats_new';
 export const CHANGES_DESCRIPTION =
   "What changed at the last sync for the user's watched schemes, companies and indicators (new and revised NAVs, new red-flag rows and the scorecard before and after, new and revised indicator points), with totals over all data; with since=DATE every kept sync since then, merged.";
 
-const HINT = 'GET /almanac/v1/changes[?since=YYYY-MM-DD]: the last sync\'s changes, or every kept sync (the last 30) since that date';
+const HINT = `GET ${ALMANAC_BASE}${CHANGES_ENDPOINT}[?since=YYYY-MM-DD]: the last sync's changes, or every kept sync (the last 30) since that date`;
 
 export async function changesAnswer(storage: Storage, state: StateStore, query: Record<string, unknown>): Promise<Changes> {
   try {
