@@ -39,6 +39,17 @@ export async function markSeen(): Promise<void> {
 
 export async function loadWatches(): Promise<void> {
   news.watches = await backend().watchList();
+  watchesLoaded = true;
+}
+
+let watchesLoaded = false;
+
+/**
+ * Loads the list once per page for views opened before the nav's load answered. A plain flag, not
+ * state: an empty list must not read as "not loaded", or every toggle reloads it forever.
+ */
+export function ensureWatches(): void {
+  if (!watchesLoaded) void loadWatches().catch(() => undefined);
 }
 
 export function isWatched(kind: WatchKind, key: string): boolean {
