@@ -3,6 +3,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { duckdbWorker } from './vite.duckdb-worker.js';
 import { connectSrc } from './vite.connect-src.js';
+import { buildId } from './vite.build-id.js';
 
 /**
  * The app is static: everything it needs (shell, DuckDB-WASM eh bundle, parquet-wasm) is precached
@@ -14,6 +15,7 @@ export default defineConfig({
   base: './',
   plugins: [
     svelte(),
+    buildId(),
     connectSrc(process.env.ALMANAC_CONNECT_SRC),
     VitePWA({
       registerType: 'autoUpdate',

@@ -91,6 +91,15 @@ export class Store {
   private written: string | null = null;
 
   /**
+   * The sync metadata the attached files were read from, as JSON: the data generation the engine
+   * answers from (null while it switches). An answer computed with the same value before and after
+   * stays exact for as long as the metadata stands (the app's AnswerCache).
+   */
+  get generation(): string | null {
+    return this.written;
+  }
+
+  /**
    * Re-reads the state and swaps every schema whose generation changed (after a sync or a delete). A
    * refreshed MF history's view (`mf.nav`) reads the base generation's table, attached as `mf_base`
    * before `mf` and let go of after it. The local server calls this every 2 s: when the state is as

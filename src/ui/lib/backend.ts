@@ -43,6 +43,12 @@ export type BackendEvent = SyncEvent | { type: 'changed' } | { type: 'changes' }
 export interface Backend {
   /** The query engine over the local store: every synced dataset attached as its schema. */
   engine(): Promise<Engine>;
+  /**
+   * `compute` on the engine, or, while the engine is still starting, the answer kept for `key` under
+   * the current data generation (the browser's AnswerCache). `key` names the question and every
+   * input of it; `compute` reads synced data only, never the user's own tables.
+   */
+  answer<T>(key: string, compute: (engine: Engine) => Promise<T>): Promise<T>;
   /** The sync metadata: per dataset its generation, files, tables; the user's format choices. */
   status(): Promise<StoreState>;
   sync(req: SyncRequest): Promise<SyncOutcome>;

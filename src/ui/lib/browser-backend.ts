@@ -10,6 +10,7 @@ import type { ManifestReply } from '../../core/sync/manifest.js';
 import type { RateLog } from '../../core/sync/sync.js';
 import type { AmfiImportResult, Backend, BackendEvent, SyncOutcome, SyncRequest } from './backend.js';
 import type { AppConfig } from './config.svelte.js';
+import { AnswerCache } from './answer-cache.js';
 import type { FromWorker, PauseAt, StoreChanged, ToWorker } from './sync-protocol.js';
 import { addWatch, exportWatches, importWatches, readWatches, removeWatch, settleWatches, type ImportResult, type Watch, type WatchKind, type WatchStatus } from '../../core/changes/watches.js';
 import { ChangeRecorder } from '../../core/changes/recorder.js';
@@ -26,6 +27,9 @@ export class BrowserBackend implements Backend {
   private storeReady: Promise<Store> | undefined;
   /** Set once this tab holds the origin's query store (see holdStore). */
   private holding = false;
+  /** Set once the store is open: its engine answers from then on. */
+  private open = false;
+  private readonly answers = new AnswerCache(__ALMANAC_BUILD__);
   private worker: Worker | undefined;
   /** The download budget spent by this page's sync workers, handed to the next one (see syncWorker). */
   private rateLog: RateLog = {};
@@ -53,15 +57,40 @@ export class BrowserBackend implements Backend {
   }
 
   private store(): Promise<Store> {
-    this.storeReady ??= holdStore(this.onWaitForStore).then(() => {
+    this.storeReady ??= holdStore(this.onWaitForStore).then(async () => {
       this.holding = true;
-      return openBrowserStore(this.parts);
+      const store = await openBrowserStore(this.parts);
+      this.open = true;
+      return store;
     });
     return this.storeReady;
   }
 
   async engine(): Promise<Engine> {
     return (await this.store()).engine;
+  }
+
+  /**
+   * Until the store is open (DuckDB-WASM starting, or another tab holding the store), the answer kept
+   * for this generation; then the engine's, kept for the next start when the generation stood
+   * throughout (answer-cache.ts).
+   */
+  async answer<T>(key: string, compute: (engine: Engine) => Promise<T>): Promise<T> {
+    if (!this.open) {
+      const kept = await this.parts.state
+        .read()
+        .then((s) => this.answers.read<T>(key, JSON.stringify(s)))
+        .catch(() => undefined);
+      if (kept !== undefined) return kept;
+    }
+    const store = await this.store();
+    const generation = store.generation;
+    const value = await compute(store.engine);
+    // Kept after the caller has it (a macrotask later), so the write's JSON does not delay the view.
+    if (generation !== null && store.generation === generation) {
+      setTimeout(() => void this.answers.write(key, generation, value).catch(() => undefined));
+    }
+    return value;
   }
 
   status(): Promise<StoreState> {

@@ -1,4 +1,5 @@
 import { getEngine } from './engine.svelte.js';
+import { backend } from './backend.js';
 import type { Engine } from '../../core/engine/engine.js';
 import { ApiError, missingName } from '../../core/contract/api-error.js';
 
@@ -11,19 +12,21 @@ export interface Call<T> {
 
 /**
  * Runs `fn` against the app's engine and tracks it. A newer call supersedes an older one, so a slow
- * answer to an old search never overwrites a newer one.
+ * answer to an old search never overwrites a newer one. With a `key` (naming the question and all
+ * its inputs; `fn` reading synced data only), a start answers from the answer kept for the current
+ * data generation while the engine starts (Backend.answer).
  */
 export function caller<T>() {
   const state = $state<Call<T>>({ loading: false, error: null, value: null });
   let seq = 0;
   return {
     state,
-    async run(fn: (engine: Engine) => Promise<T>): Promise<void> {
+    async run(fn: (engine: Engine) => Promise<T>, key?: string): Promise<void> {
       const mine = ++seq;
       state.loading = true;
       state.error = null;
       try {
-        const v = await fn(await getEngine());
+        const v = key ? await backend().answer(key, fn) : await fn(await getEngine());
         if (mine === seq) state.value = v;
       } catch (e) {
         if (mine === seq) {

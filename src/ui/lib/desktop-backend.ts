@@ -56,6 +56,11 @@ export class DesktopBackend implements Backend {
     return this.current;
   }
 
+  /** No cache: the main process's store is up before the window is, and answers at once. */
+  async answer<T>(_key: string, compute: (engine: Engine) => Promise<T>): Promise<T> {
+    return compute(await this.engine());
+  }
+
   status(): Promise<StoreState> {
     return this.invoke('sync:status');
   }
