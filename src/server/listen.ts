@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from './app.js';
 import type { ServerDeps } from './deps.js';
-import { warmUp } from '../core/services/warm-up.js';
+import { QUIET_MS, warmUp } from '../core/services/warm-up.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -39,9 +39,12 @@ export async function listen(deps: Omit<ServerDeps, 'baseUrl'>, opts: ListenOpti
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   holder.baseUrl = `http://${shownHost}:${port}`;
-  // After listening, never before: readiness does not wait for it.
+  // After listening, never before: readiness does not wait for it; and only between clients' requests.
   let closing = false;
-  const warming = warmUp(deps.engine, () => closing);
+  let lastClient = -Infinity;
+  const seen = () => void (lastClient = performance.now());
+  app.server.on('connection', seen).on('request', seen);
+  const warming = warmUp(deps.engine, () => closing, () => performance.now() - lastClient >= QUIET_MS);
   const close = async () => {
     closing = true;
     await warming;

@@ -10,6 +10,9 @@ import { series } from './indicators/series.js';
 /** Rounds of the calls below: DuckDB-WASM's hot functions are recompiled optimised after tens of calls. */
 const ROUNDS = 20;
 
+/** How long the server must have had no new request or connection before the warm-up's next call. */
+export const QUIET_MS = 250;
+
 /** A few live schemes and indicator ids to ask about, from the data itself. */
 const SCHEMES_SQL = 'SELECT scheme_code FROM mf.latest WHERE is_active ORDER BY scheme_code LIMIT 3';
 const IDS_SQL = 'SELECT indicator_id FROM indicators.indicator_config WHERE visible ORDER BY indicator_id LIMIT 3';
@@ -19,12 +22,16 @@ const IDS_SQL = 'SELECT indicator_id FROM indicators.indicator_config WHERE visi
  * client's call finds DuckDB-WASM's code paths compiled and tiered up, the files' metadata read and the
  * answers kept per generation (engine/generation.ts) filled. It never delays readiness: it starts after
  * the server listens, and yields to the event loop between calls, so a request that arrives waits at
- * most for the one statement in progress. A service with no data, or any failure, just ends its part:
- * clients get their own errors. `stopped()` is asked between calls (the server closing). The calls
+ * most for the one statement in progress. And it makes no call while clients are being served
+ * (`quiet()` false): each statement blocks the event loop for its whole wall time, which on a loaded
+ * machine is many times its CPU, and new connections would wait behind it (the load case of
+ * docs/performance.md: the probe's p99 came from the warm-up's statements). A service with no data, or
+ * any failure, just ends its part: clients get their own errors. `stopped()` is asked between calls
+ * (the server closing). The calls
  * are the cheap, common ones (MF and indicators); not the flags scorecard, which reads whole tables:
  * memory every server would then hold, asked or not.
  */
-export async function warmUp(engine: Engine, stopped: () => boolean): Promise<void> {
+export async function warmUp(engine: Engine, stopped: () => boolean, quiet: () => boolean = () => true): Promise<void> {
   const quietly = async <T>(f: () => Promise<T>): Promise<T | null> => f().catch(() => null);
   const schemes = (await quietly(() => engine.all<{ scheme_code: number }>(SCHEMES_SQL)))?.map((r) => String(r.scheme_code)) ?? [];
   const ids = (await quietly(() => engine.all<{ indicator_id: string }>(IDS_SQL)))?.map((r) => r.indicator_id) ?? [];
@@ -47,6 +54,8 @@ export async function warmUp(engine: Engine, stopped: () => boolean): Promise<vo
       if (stopped()) return;
       if (failed.has(i)) continue;
       await new Promise((r) => setTimeout(r, 0));
+      while (!quiet() && !stopped()) await new Promise((r) => setTimeout(r, QUIET_MS));
+      if (stopped()) return;
       if ((await quietly(async () => (await calls[i](), true))) === null) failed.add(i);
     }
   }
