@@ -16,6 +16,7 @@ import type { Page } from 'playwright-core';
 import { PROXY, serveApp, type AppServer } from '../src/cli/app-server.js';
 import { manifestPath } from '../src/core/contract/files.js';
 import { hasChromium, launch, type Session } from '../test/e2e/browser.js';
+import { ANSWERS_DB, KEPT_ANSWERS } from '../test/e2e/kept-answers.js';
 import { ChromiumMemory, cpuSpent, cpuTimes, type MemReading } from './chromium-memory.js';
 import { PROBES, SCROLL } from './chromium-probes.js';
 import { appBuild, bundleCase } from './bundle.js';
@@ -412,27 +413,12 @@ async function forgetApp(s: Session, app: AppServer): Promise<void> {
   await cdp.detach();
 }
 
-const ANSWERS_DB = 'almanac-answers';
 /**
  * Before the page's scripts: the answers the app kept per data generation (src/ui/lib/answer-cache.ts)
  * removed, so the engine answers the first view. IndexedDB queues the requests for one database in
  * order, so the app's first open of it comes after the deletion.
  */
 const FORGET_ANSWERS = `indexedDB.deleteDatabase(${JSON.stringify(ANSWERS_DB)});`;
-/** In the page: how many answers the app keeps (the index record not counted). */
-const KEPT_ANSWERS = `new Promise((resolve) => {
-  const open = indexedDB.open(${JSON.stringify(ANSWERS_DB)});
-  open.onerror = () => resolve(0);
-  // Not created here when the app has not created it yet (it would lack the app's object store).
-  open.onupgradeneeded = () => open.transaction.abort();
-  open.onsuccess = () => {
-    const db = open.result;
-    if (!db.objectStoreNames.contains('answers')) return (db.close(), resolve(0));
-    const count = db.transaction('answers').objectStore('answers').count();
-    count.onsuccess = () => (db.close(), resolve(Math.max(0, count.result - 1)));
-    count.onerror = () => (db.close(), resolve(0));
-  };
-})`;
 
 /**
  * Phase 3: app start to first chart. Start = the navigation to a deep link in a browser just launched
