@@ -179,4 +179,10 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
     expect(await page.getByTestId('state-flags').textContent()).toBe('current');
     await screenshot(page, 'data-new-generation');
   }, 180_000);
+
+  it("the page's CSP refused nothing along the way: the loader's imports, workers, wasm, service worker", () => {
+    // src/ui/page-script.ts: scripts by the loader's hash, then 'strict-dynamic'.
+    expect(stack.s.violations).toEqual([]);
+    expect(stack.s.errors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
+  });
 });
