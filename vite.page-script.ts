@@ -8,9 +8,11 @@ const DEV_SCRIPT_SRC = "script-src 'self' 'wasm-unsafe-eval'";
 /** Every <script> element of an HTML page, whole. */
 const SCRIPTS = /<script\b[^>]*>[\s\S]*?<\/script\s*>/gi;
 
+const LOADER_TAG = `<script type="module">${APP_LOADER}</script>`;
+
 /**
  * The built page's one script is the constant loader of src/ui/page-script.ts, the script its CSP
- * allows by hash: the entry chunk gets the stable name the loader imports (other chunks keep their
+ * allows by hash: the entry chunk gets the stable name the loader inserts (other chunks keep their
  * content hashes), the entry's script tag becomes the loader, and the build fails if index.html's CSP
  * does not read SCRIPT_SRC, if SCRIPT_SRC does not hold the loader's hash, or if the page carries any
  * other script (a plugin's injected tag would be refused by the browser).
@@ -34,7 +36,7 @@ export function pageScript(): Plugin {
         if (!SCRIPT_SRC.includes(hash)) throw new Error(`SCRIPT_SRC does not allow the loader (${hash})`);
         const entry = `<script type="module" crossorigin src="./${APP_ENTRY}"></script>`;
         if (!html.includes(entry)) throw new Error(`index.html does not load the entry as ${entry}`);
-        return html.replace(entry, `<script type="module">${APP_LOADER}</script>`);
+        return html.replace(entry, LOADER_TAG);
       },
     },
     generateBundle: {
@@ -44,8 +46,7 @@ export function pageScript(): Plugin {
         const page = bundle['index.html'];
         if (page?.type !== 'asset') throw new Error('the build has no index.html');
         const scripts = String(page.source).match(SCRIPTS) ?? [];
-        const loader = `<script type="module">${APP_LOADER}</script>`;
-        if (scripts.length !== 1 || scripts[0] !== loader) throw new Error(`index.html must run only ${loader}, not: ${scripts.join(' ')}`);
+        if (scripts.length !== 1 || scripts[0] !== LOADER_TAG) throw new Error(`index.html must run only ${LOADER_TAG}, not: ${scripts.join(' ')}`);
       },
     },
   };
