@@ -79,7 +79,7 @@ export async function launch(opts: LaunchOptions = {}): Promise<Session> {
   const violations: string[] = [];
   await context.exposeBinding('__cspViolation', (_source, v: string) => void violations.push(v));
   await context.addInitScript(() =>
-    addEventListener('securitypolicyviolation', (e) =>
+    window.addEventListener('securitypolicyviolation', (e) =>
       (window as unknown as { __cspViolation(v: string): void }).__cspViolation(`${e.effectiveDirective} ${e.blockedURI}`),
     ),
   );
