@@ -11,9 +11,8 @@
 import type { Engine } from '../engine/engine.js';
 import type { Storage } from '../storage/storage.js';
 import type { Service } from '../sync/datasets.js';
-import { sqlString, type DatabaseHost } from '../sync/host.js';
+import { sqlString, type AttachHost, type DatabaseHost } from '../sync/host.js';
 import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/state.js';
-import type { AttachHost } from '../store/store.js';
 import { sync, type SyncOptions } from '../sync/sync.js';
 import type { SyncSummary } from '../sync/progress.js';
 import { diffAfter, readBefore, type Before, type ServiceChanges } from './diff.js';

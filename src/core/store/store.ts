@@ -1,6 +1,6 @@
 import type { Engine } from '../engine/engine.js';
 import { SERVICES, type Service } from '../sync/datasets.js';
-import { sqlString, type DatabaseHost } from '../sync/host.js';
+import { sqlString, type AttachHost, type DatabaseHost } from '../sync/host.js';
 import { UserData } from './user.js';
 import { newGeneration } from '../engine/generation.js';
 import { baseAlias } from '../sync/refresh/overlay.js';
@@ -50,13 +50,6 @@ export function statusOf(d: DatasetState): DatasetStatus {
     local_schema_version: d.local_schema_version === undefined ? d.schema_version : d.local_schema_version,
     drift: d.drift ?? [],
   };
-}
-
-/** How an environment makes a store file attachable (Node: a path; browser: a registered OPFS name). */
-export interface AttachHost {
-  attachPath(engine: Engine, name: string): Promise<string>;
-  /** After DETACH: let go of the file so it can be removed or attached again. */
-  forget(engine: Engine, name: string): Promise<void>;
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { Engine } from '../engine/engine.js';
 import type { Storage } from '../storage/storage.js';
-import { sqlString, type DatabaseHost } from '../sync/host.js';
-import type { AttachHost } from './store.js';
+import { sqlString, type AttachHost, type DatabaseHost } from '../sync/host.js';
 
 /** Pointer to the current user database file; replacing it atomically is the switch. */
 export const USER_STATE_FILE = 'user-state.json';
