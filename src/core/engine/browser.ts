@@ -3,6 +3,7 @@ import { Table, type AsyncRecordBatchStreamReader } from 'apache-arrow';
 import ehWasm from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import { OFFLINE_SETTINGS, readableError, type Engine, type Param } from './engine.js';
 import { tableToColumns, tableToRows } from './rows.js';
+import { quoteIdent } from '../sync/names.js';
 
 export interface BrowserEngineOptions {
   path?: string;
@@ -108,7 +109,7 @@ export class BrowserEngine implements Engine {
     const attached = await this.all<{ name: string }>(
       "SELECT database_name AS name FROM duckdb_databases() WHERE NOT internal AND database_name <> current_database()",
     ).catch(() => []);
-    for (const { name } of attached) await this.exec(`DETACH "${name.replaceAll('"', '""')}"`).catch(() => undefined);
+    for (const { name } of attached) await this.exec(`DETACH ${quoteIdent(name)}`).catch(() => undefined);
     await this.conn.close();
     // The main database file of a build engine stays registered until the worker ends.
     await this.db.dropFiles().catch(() => undefined);

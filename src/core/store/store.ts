@@ -108,6 +108,7 @@ export class Store {
     for (const alias of order) {
       const have = this.attached.get(alias);
       if (!have || want.get(alias) === have) continue;
+      // eslint-disable-next-line sql/no-interpolated-sql -- the alias is a service name or its _base (SERVICES, baseAlias)
       await this.engine.exec(`DETACH ${alias}`);
       await this.host.forget(this.engine, have);
       this.attached.delete(alias);
@@ -115,6 +116,7 @@ export class Store {
     for (const alias of order.reverse()) {
       const file = want.get(alias);
       if (!file || this.attached.has(alias)) continue;
+      // eslint-disable-next-line sql/no-interpolated-sql -- the alias is a service name or its _base (SERVICES, baseAlias)
       await this.engine.exec(`ATTACH ${sqlString(await this.host.attachPath(this.engine, file))} AS ${alias}`);
       this.attached.set(alias, file);
     }
