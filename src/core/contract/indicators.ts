@@ -163,13 +163,14 @@ export interface SearchHit {
   last_date: string | null;
 }
 
-export interface CategoryListing {
+/** GET /v1/categories/{category}/indicators: full rows, or with `compact=true` the compact ones. */
+export interface CategoryListing<Row extends IndicatorRow | CompactIndicatorRow = IndicatorRow | CompactIndicatorRow> {
   category: CategoryId;
   one_liner: string;
   backend: Backend;
   count: number;
   compact: boolean;
-  indicators: IndicatorRow[] | CompactIndicatorRow[];
+  indicators: Row[];
 }
 
 /** One item of GET /v1/categories ("not shown"; see decisions). */
