@@ -4,6 +4,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { duckdbWorker } from './vite.duckdb-worker.js';
 import { connectSrc } from './vite.connect-src.js';
 import { buildId } from './vite.build-id.js';
+import { pageScript } from './vite.page-script.js';
 
 /**
  * The app is static: everything it needs (shell, DuckDB-WASM eh bundle, parquet-wasm) is precached
@@ -17,9 +18,11 @@ export default defineConfig({
     svelte(),
     buildId(),
     connectSrc(process.env.ALMANAC_CONNECT_SRC),
+    pageScript(),
     VitePWA({
       registerType: 'autoUpdate',
-      injectRegister: 'script',
+      // src/ui/main.ts registers sw.js: a script tag of the plugin's own would be refused by the CSP (vite.page-script.ts).
+      injectRegister: false,
       includeAssets: ['icon.svg', 'icon-192.png', 'icon-512.png'],
       manifest: {
         name: 'Almanac',
