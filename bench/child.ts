@@ -14,12 +14,15 @@ import { parseNavParams, parseSearchParams } from '../src/core/contract/mf-param
 import { schemeNav } from '../src/core/services/mf/nav.js';
 import { browse } from '../src/core/services/mf/search.js';
 import { NativeEngine } from './native-engine.js';
-import { openStore } from '../src/core/store/node.js';
+import { NodeHost, openStore } from '../src/core/store/node.js';
+import { Store } from '../src/core/store/store.js';
+import { NodeEngine } from '../src/core/engine/node.js';
+import { FsStorage } from '../src/core/storage/fs.js';
 import { mfBenchCases } from './mf.js';
 import { measure, stats, warmUp } from './lib.js';
 import { ChangeRecorder } from '../src/core/changes/recorder.js';
 import { MemoryStorage } from '../src/core/storage/memory.js';
-import { fileState } from '../src/core/sync/state.js';
+import { fileState, normalizeState, type StateStore } from '../src/core/sync/state.js';
 import type { QueryPlan } from './chromium.js';
 
 const [job, a, b, c] = process.argv.slice(2);
@@ -29,7 +32,7 @@ if (job === 'sync') {
   const host = nodeHost(b);
   const summary = await sync({ storage: host.storage, host, source: a, only: c ? (c.split(',') as Service[]) : undefined });
   if (summary.errors.length) throw new Error(summary.errors.join('; '));
-  extra = { requests: summary.requests, body_bytes: summary.body_bytes, statuses: summary.files.map((f) => f.status) };
+  extra = { requests: summary.requests, body_bytes: summary.body_bytes, statuses: summary.files.map((f) => f.status), details: summary.files.flatMap((f) => (f.detail ? [f.detail] : [])) };
 } else if (job === 'native-load') {
   // The same statement shape the ingest runs: the file's columns mapped onto the contract by name and
   // cast (date text → DATE, nav → DECIMAL). `c` caps native DuckDB's threads (DuckDB-WASM has one).
@@ -62,16 +65,32 @@ if (job === 'sync') {
   await native.close();
   extra = { steps };
 } else if (job === 'mf-queries') {
-  // The MF query cases over the store in `a`, `b` timed calls each once warm: CPU medians per case.
-  const store = await openStore(a);
-  const cpu: Record<string, number> = {};
-  for (const q of await mfBenchCases(store.engine)) {
-    await warmUp(q.run, 1000, 5000);
-    const samples: number[] = [];
-    for (let i = 0; i < Number(b); i++) samples.push((await measure(q.run)).cpu);
-    cpu[q.name] = stats(samples).median;
+  // The MF query cases over two stores (`a`: refreshed, `b`: synced fresh), `c` timed calls each, CPU
+  // medians per case. One engine in one process serves both, attaching one store's databases at a time
+  // in alternating runs: both see the same machine and the same V8 tiers, which separate processes did
+  // not (measured: one store's search 9.0 then 6.0 ms CPU in two processes; two engines in one thread
+  // cannot be used instead, they share one table of open files, docs/storage.md hazard 6).
+  const engine = await NodeEngine.open();
+  const [refreshed, fresh] = [swappable(engine, a), swappable(engine, b)];
+  const cpu: Record<string, [number, number]> = {};
+  const names = (await refreshed.use(() => mfBenchCases(engine))).map((q) => q.name);
+  for (const [i, name] of names.entries()) {
+    const samples: [number[], number[]] = [[], []];
+    // Runs of 10 calls, the sides in turn and in ABBA order; attaching starts with an empty buffer
+    // pool, so each run's first calls (and the first run's JIT warm-up) are not timed.
+    for (let run = 0; samples[0].length < Number(c); run++) {
+      for (const side of run % 2 ? [1, 0] : [0, 1]) {
+        await [refreshed, fresh][side].use(async () => {
+          const q = (await mfBenchCases(engine))[i];
+          if (run < 2) await warmUp(q.run, 1000, 5000);
+          for (let k = 0; k < 3; k++) await q.run();
+          for (let k = 0; k < 10; k++) samples[side].push((await measure(q.run)).cpu);
+        });
+      }
+    }
+    cpu[name] = [stats(samples[0]).median, stats(samples[1]).median];
   }
-  await store.close();
+  await engine.close();
   extra = { cpu };
 } else if (job === 'changes') {
   // A sync of the next generation recording its changes for 100 watches (bench/run.ts adds them).
@@ -109,3 +128,24 @@ if (job === 'sync') {
 const ms = performance.now() - t0;
 const usage = process.resourceUsage();
 console.log(JSON.stringify({ ms, cpuMs: Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000), maxRssMb: Math.round(usage.maxRSS / 1024), ...extra }));
+
+/** A store whose databases `engine` holds only while `use` runs (Store.refresh over an empty state detaches them). */
+function swappable(engine: NodeEngine, dir: string) {
+  const storage = new FsStorage(dir);
+  const file = fileState(storage);
+  let on = false;
+  const state: StateStore = { read: async () => (on ? file.read() : normalizeState(null)), update: (f) => file.update(f) };
+  const store = new Store(engine, storage, new NodeHost(storage), state);
+  return {
+    async use<T>(fn: () => Promise<T>): Promise<T> {
+      on = true;
+      await store.refresh();
+      try {
+        return await fn();
+      } finally {
+        on = false;
+        await store.refresh();
+      }
+    },
+  };
+}

@@ -197,7 +197,7 @@ async function syncAndQuery() {
     if (wants('one-day')) {
       // `--days N`: publishes refreshed one by one (default 30 at demo scale, 5 at full, as issue 20 asks).
       const days = Number(typeof args.flags.days === 'string' ? args.flags.days : scale === 'full' ? 5 : 30);
-      results.push(...(await oneDayCases({ scale, root, pub, child, days, repeats: 20 })));
+      results.push(...(await oneDayCases({ scale, root, pub, child, days, repeats: 40 })));
     }
   } finally {
     await publisher.close();

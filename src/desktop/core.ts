@@ -24,7 +24,7 @@ import {
   validateSyncRequest, validateWatchImport, validateWatchSet,
 } from './ipc.js';
 import { fetchManifestText } from './manifest.js';
-import { loadSettings, saveSettings, validateSettings, type DesktopSettings } from './settings.js';
+import { desktopHistory, loadSettings, saveSettings, validateSettings, type DesktopSettings } from './settings.js';
 
 export interface DesktopCore {
   /** The one entry for every IPC call; `onProgress` carries sync events back to the window. */
@@ -150,7 +150,8 @@ export async function startDesktopCore(opts: DesktopOptions): Promise<DesktopCor
     },
     'sync:status': async () => state.read(),
     'sync:run': async (args, onProgress): Promise<SyncOutcome> => {
-      const { only, sources, history } = validateSyncRequest(args, settings.source);
+      const { only, sources, history: asked } = validateSyncRequest(args, settings.source);
+      const history = desktopHistory(asked, settings);
       if (busy) return { outcome: 'busy', message: busy === 'sync' ? BUSY_MESSAGE : `the store is busy (${busy})` };
       const ac = new AbortController();
       cancel = ac;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { isAllowedExternalUrl, isAllowedPermission, isInternalUrl, openIfAllowed, WEB_PREFERENCES, CONTENT_SECURITY_POLICY } from '../../src/desktop/security.js';
 import { CHANNELS } from '../../src/desktop/channels.js';
 import { APP_URL, appResponse } from '../../src/desktop/app-protocol.js';
-import { DEFAULT_SETTINGS, loadSettings, saveSettings, validateSettings } from '../../src/desktop/settings.js';
+import { DEFAULT_SETTINGS, desktopHistory, loadSettings, saveSettings, validateSettings } from '../../src/desktop/settings.js';
 
 describe('desktop security policy', () => {
   it('isolates and sandboxes the renderer', () => {
@@ -84,8 +84,10 @@ describe('desktop settings', () => {
   it('defaults to the server off, and round-trips through an atomic write', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'almanac-settings-'));
     expect(await loadSettings(dir)).toEqual(DEFAULT_SETTINGS);
-    await saveSettings(dir, { server: { enabled: true, port: 9000 }, source: 'https://data.example.org' });
-    expect(await loadSettings(dir)).toEqual({ server: { enabled: true, port: 9000 }, source: 'https://data.example.org' });
+    expect(DEFAULT_SETTINGS.history.verifyEveryDays).toBe(7);
+    const mine = { server: { enabled: true, port: 9000 }, source: 'https://data.example.org', history: { verifyEveryDays: 3 } };
+    await saveSettings(dir, mine);
+    expect(await loadSettings(dir)).toEqual(mine);
     expect(JSON.parse(await readFile(path.join(dir, 'settings.json'), 'utf8')).server.port).toBe(9000);
   });
 
@@ -98,5 +100,26 @@ describe('desktop settings', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'almanac-settings-'));
     await writeFile(path.join(dir, 'settings.json'), '{"server":{"port":"x"}}');
     await expect(loadSettings(dir)).rejects.toThrow(/server.port/);
+    for (const days of [0, 366, 2.5, '7']) {
+      expect(() => validateSettings({ history: { verifyEveryDays: days } })).toThrow(/history.verifyEveryDays/);
+    }
+    expect(() => validateSettings({ history: 7 })).toThrow(/history must be an object/);
+  });
+
+  it('reads a settings file from before the verification interval with the default interval', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'almanac-settings-'));
+    await writeFile(path.join(dir, 'settings.json'), '{"server":{"enabled":true,"port":9001},"source":null}');
+    expect((await loadSettings(dir)).history).toEqual({ verifyEveryDays: 7 });
+  });
+
+  it('runs a desktop sync on the settings\' interval unless the window asks for a verification or puts it off', () => {
+    const s = validateSettings({ history: { verifyEveryDays: 3 } });
+    const days3 = 3 * 86_400_000;
+    // The window's own stored interval (the browser's setting) does not override the desktop's.
+    expect(desktopHistory({ verifyEveryMs: 30 * 86_400_000 }, s)).toEqual({ verifyEveryMs: days3 });
+    expect(desktopHistory({}, s)).toEqual({ verifyEveryMs: days3 });
+    expect(desktopHistory({ full: true }, s)).toEqual({ full: true });
+    expect(desktopHistory({ verifyEveryMs: null }, s)).toEqual({ verifyEveryMs: null });
+    expect(desktopHistory({}, validateSettings({}))).toEqual({ verifyEveryMs: 7 * 86_400_000 });
   });
 });

@@ -132,7 +132,7 @@ async function syncService(opts: Run, service: Service, summary: SyncSummary, co
   const { sources, failed } = d;
   let changed = !prev || prev.source_url !== base;
   // The MF history goes last: whether it can be patched depends on the snapshot fetched before it.
-  const history = planHistory(d, plan);
+  const history = planHistory(d, plan, planned);
   for (const file of plan) if (file !== history?.file) changed = (await fetchFile(d, file)) || changed;
   const patch = history ? await history.run() : null;
   changed = !!patch?.changed || changed;

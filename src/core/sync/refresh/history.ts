@@ -50,12 +50,21 @@ export function historyFiles(h: HistoryState | undefined): string[] {
   return [h.footer, ...(h.snapshot ? [h.snapshot] : []), ...(h.base ? [h.base, `${h.base}.wal`] : []), ...h.deltas.map((d) => d.store)];
 }
 
-/** The MF history's own path, when the dataset has one; every other file is fetched as usual. */
-export function planHistory(d: DatasetRun, plan: readonly PlannedFile[]): HistoryPlan | null {
+/**
+ * The MF history's own path, when the dataset has one; every other file is fetched as usual. `planned`
+ * is the plan before a light sync left tables out (`skipTables`): a history held then stays as it is,
+ * base, deltas and bookkeeping (its snapshot the one its rows match), and the next full sync refreshes
+ * it from there; a history never held gets no bookkeeping.
+ */
+export function planHistory(d: DatasetRun, plan: readonly PlannedFile[], planned: readonly PlannedFile[]): HistoryPlan | null {
   if (d.service !== 'mf') return null;
-  const only = (t: string) => plan.find((f) => f.tables?.length === 1 && f.tables[0] === t) ?? null;
-  const file = only('nav');
-  return file ? { file, run: () => refreshHistory(d, file, only('latest')) } : null;
+  const only = (files: readonly PlannedFile[], t: string) => files.find((f) => f.tables?.length === 1 && f.tables[0] === t) ?? null;
+  const file = only(plan, 'nav');
+  if (file) return { file, run: () => refreshHistory(d, file, only(plan, 'latest')) };
+  const left = only(planned, 'nav');
+  const h = d.prev?.history;
+  if (!left || !h || !d.prev!.tables.nav) return null;
+  return { file: left, run: async () => patched(d, left, { ...h, fresh: null, changed: false }) };
 }
 
 /** Why the history must come whole this time, or null when a refresh may try. */
@@ -193,7 +202,9 @@ function patched(d: DatasetRun, file: PlannedFile, p: PatchedAs): HistoryPatch {
   const baseRows = h.base ? h.base_rows : nav.rows;
   const spec = {
     service: d.service, file: file.name, columns: nav.columns, changes: nav.changes ?? [], base_rows: baseRows,
-    deltas: [...h.deltas], fresh: p.fresh, expect: file.rows ?? nav.rows,
+    deltas: [...h.deltas], fresh: p.fresh,
+    // Rows added: the publish's count; none (kept as held, rebuilt, a failed download): the rows held.
+    expect: p.fresh ? file.rows! : nav.rows,
     onDelta: async (x: HistoryState['deltas'][number]) => {
       deltas.push(x);
       await runHook(d.opts.hook, 'refresh:delta', { service: d.service, file: file.name });
