@@ -42,6 +42,7 @@ declare global {
 }
 
 const DIST = path.resolve('dist-harness');
+const OPEN_TIMEOUT = 120_000;
 
 export interface HarnessStack {
   root: string;
@@ -71,8 +72,10 @@ export async function startHarness(name: string, services: readonly Service[]): 
     async open(s) {
       const p = await s.context.newPage();
       p.on('pageerror', (e) => s.errors.push(e.message));
-      await p.goto(`${app.url}index.html`);
-      await p.waitForFunction(() => document.body.dataset.ready === 'yes');
+      // Generous: a page opened while the previous one's workers are torn down waits for a core on a
+      // loaded machine (30 s, Playwright's default, ran out at load average 30).
+      await p.goto(`${app.url}index.html`, { timeout: OPEN_TIMEOUT });
+      await p.waitForFunction(() => document.body.dataset.ready === 'yes', undefined, { timeout: OPEN_TIMEOUT });
       return p;
     },
     async nodeSync(dir, only) {
