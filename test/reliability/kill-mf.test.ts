@@ -11,7 +11,7 @@ import { generate, tempDir } from '../core/sync/fixture.js';
 import { startPublisher, type Publisher } from '../../src/publisher/server.js';
 import type { PublishOptions } from '../../src/gen/options.js';
 import { LONG, writeFigures } from './figures.js';
-import { child, killRun, resync, type Point, type Resync } from './kill-run.js';
+import { child, expectRecovered, killRun, resync, type Point, type Resync } from './kill-run.js';
 
 const MONDAY: PublishOptions[] = [{ step: 'day' }];
 const REFRESHES: { label: string; next: PublishOptions[] }[] = [
@@ -88,12 +88,7 @@ describe('kill campaign: SIGKILL at each step of the MF history refresh', { time
       const outcome = await killRun(dir, t.pub.url, point, '', 'mf');
       tally[outcome === 'killed' ? 'killed' : 'not_reached']++;
       row[label] = outcome;
-      const r = await resync(dir, t.pub.url, 'mf');
-      expect(r.mid).toEqual(r.mid.generation === t.before.generation ? t.before : t.after);
-      if (outcome === 'killed' && !['switch:after', 'cleanup'].includes(point.step!)) expect(r.mid.generation).toBe(t.before.generation);
-      expect(r.errors).toEqual([]);
-      expect(r.after).toEqual(t.after);
-      expect(r.leftovers).toEqual([]);
+      expectRecovered(await resync(dir, t.pub.url, 'mf'), t, outcome, point);
       fs.rmSync(dir, { recursive: true, force: true });
     } catch (e) {
       tally.failures++;

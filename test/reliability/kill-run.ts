@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Service } from '../../src/core/sync/datasets.js';
 import type { SyncStep } from '../../src/core/sync/hooks.js';
+import { expect } from 'vitest';
 import type { checksums } from './store-check.js';
 
 const CHILD = path.resolve('test/reliability/kill-child.ts');
@@ -60,4 +61,17 @@ export async function resync(store: string, source: string, service: Service): P
   const r = await child(['resync', store, source, service]).done;
   if (r.code !== 0) throw new Error(`resync exited ${r.code}: ${r.err}`);
   return JSON.parse(r.out) as Resync;
+}
+
+/**
+ * What every kill run checks, given the template's answers before and a clean sync's after: the store
+ * answers exactly one of them (the old one unless the kill came at or after the switch), and the next
+ * sync finished without errors, answers the new generation and left nothing behind.
+ */
+export function expectRecovered(r: Resync, t: { before: Sums; after: Sums }, outcome: Outcome, point: Point): void {
+  expect(r.mid).toEqual(r.mid.generation === t.before.generation ? t.before : t.after);
+  if (outcome === 'killed' && point.step && !['switch:after', 'cleanup'].includes(point.step)) expect(r.mid.generation).toBe(t.before.generation);
+  expect(r.errors).toEqual([]);
+  expect(r.after).toEqual(t.after);
+  expect(r.leftovers).toEqual([]);
 }

@@ -16,7 +16,7 @@ import { planFiles, SERVICE_DEFS, type FormatChoice, type Service } from '../../
 import { parseManifest } from '../../src/core/sync/manifest.js';
 import type { checksums } from './store-check.js';
 import { LONG, writeFigures } from './figures.js';
-import { child, killRun, resync, type Point } from './kill-run.js';
+import { child, expectRecovered, killRun, resync, type Point } from './kill-run.js';
 
 const SERVICE: Service = 'indicators';
 /** One ingest path per way a file reaches the database: parquet-wasm, a whole .duckdb, read_csv. */
@@ -128,12 +128,7 @@ describe('kill campaign: SIGKILL at each point × each ingest path', { timeout: 
         row.killed++;
       } else tally.not_reached++;
 
-      const r = await resync(dir, pub.url, SERVICE);
-      expect(r.mid).toEqual(r.mid.generation === t.before.generation ? t.before : t.after);
-      if (outcome === 'killed' && point.step && !['switch:after', 'cleanup'].includes(point.step)) expect(r.mid.generation).toBe(t.before.generation);
-      expect(r.errors).toEqual([]);
-      expect(r.after).toEqual(t.after);
-      expect(r.leftovers).toEqual([]);
+      expectRecovered(await resync(dir, pub.url, SERVICE), t, outcome, point);
       fs.rmSync(dir, { recursive: true, force: true });
     } catch (e) {
       tally.failures++;
