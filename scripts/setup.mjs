@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Makes a fresh clone work: installs dependencies when node_modules does not hold what the lock file
 // pins; with --build (and --test, for the e2e tests) builds the app when dist/ is older than
-// its sources.
+// its sources; with --test also the e2e harness page (dist-harness/), likewise.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const build = process.argv.includes('--test') || process.argv.includes('--build');
+/** Where --test builds the e2e harness page (test/e2e/harness/stack.ts serves it). */
+const HARNESS_DIST = 'dist-harness';
 
 function mtime(p) {
   return existsSync(p) ? statSync(p).mtimeMs : 0;
@@ -55,8 +57,14 @@ if (!installMatchesLock()) {
 }
 
 if (build) {
-  const built = mtime(path.join(root, 'dist', 'index.html'));
   // What the app is built from: one list, which the benchmark's own build reads too (bench/bundle.ts).
-  const sources = Math.max(...JSON.parse(readFileSync(path.join(root, 'scripts', 'app-sources.json'), 'utf8')).map((p) => newest(path.join(root, p))));
-  if (built < sources) run('npx', ['vite', 'build', '--logLevel', 'warn']);
+  const appSources = JSON.parse(readFileSync(path.join(root, 'scripts', 'app-sources.json'), 'utf8'));
+  const stale = (out, sources) => mtime(path.join(root, out, 'index.html')) < Math.max(...sources.map((p) => newest(path.join(root, p))));
+  if (stale('dist', appSources)) run('npx', ['vite', 'build', '--logLevel', 'warn']);
+  // The browser-store harness page of the e2e tests (test/e2e/harness): the app's own backend and
+  // workers without the views, built once here for the test files that load it.
+  const harness = ['test/e2e/harness', ...appSources];
+  if (process.argv.includes('--test') && stale(HARNESS_DIST, harness)) {
+    run('npx', ['vite', 'build', '--config', 'test/e2e/harness/vite.config.ts', '--outDir', path.join(root, HARNESS_DIST), '--logLevel', 'warn']);
+  }
 }

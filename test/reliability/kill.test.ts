@@ -5,7 +5,6 @@
  * new generation), and the next sync must finish with nothing left behind. Complements
  * test/core/sync/crash.test.ts, which stops the sync in-process by throwing from the same hooks.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,32 +13,18 @@ import { startPublisher, type Publisher } from '../../src/publisher/server.js';
 import { fileState, setChoice } from '../../src/core/sync/state.js';
 import { nodeHost } from '../../src/core/store/node.js';
 import { planFiles, SERVICE_DEFS, type FormatChoice, type Service } from '../../src/core/sync/datasets.js';
-import type { PublishOptions } from '../../src/gen/options.js';
 import { parseManifest } from '../../src/core/sync/manifest.js';
-import type { SyncStep } from '../../src/core/sync/hooks.js';
 import type { checksums } from './store-check.js';
 import { LONG, writeFigures } from './figures.js';
+import { child, expectRecovered, killRun, resync, type Point } from './kill-run.js';
 
 const SERVICE: Service = 'indicators';
-const CHILD = path.resolve('test/reliability/kill-child.ts');
 /** One ingest path per way a file reaches the database: parquet-wasm, a whole .duckdb, read_csv. */
 const PATHS: { label: string; choice: FormatChoice }[] = [
   { label: 'parquet', choice: 'parquet' },
   { label: 'duckdb', choice: 'duckdb' },
   { label: 'csv', choice: 'csv.zip' },
 ];
-
-interface Point {
-  label: string;
-  step?: SyncStep;
-  nth?: number;
-  /** 'largest': the biggest file of the plan (several body chunks). */
-  file?: 'largest';
-  /** Killed by the parent as soon as a store file matching this appears. */
-  watch?: RegExp;
-  /** Only on paths that unpack an archive. */
-  unpacks?: boolean;
-}
 
 const POINTS: Point[] = [
   { label: 'after the manifest', step: 'manifest', nth: 1 },
@@ -64,43 +49,6 @@ const POINTS: Point[] = [
     : []),
 ];
 
-type Outcome = 'killed' | 'not reached';
-
-function child(args: string[]): { proc: ReturnType<typeof spawn>; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  proc.stdout!.on('data', (c) => (out += c));
-  proc.stderr!.on('data', (c) => (err += c));
-  return { proc, done: new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal, out, err }))) };
-}
-
-/**
- * Runs the child sync; SIGKILLs it at a hook (it kills itself) or as soon as the store directory
- * reports a file matching `watch` (an inotify event, not a polling timer).
- */
-async function killRun(store: string, source: string, p: Point, largest: string, service: Service = SERVICE): Promise<Outcome> {
-  const c = child(['kill', store, source, service, p.step ?? 'none', String(p.nth ?? 0), ...(p.file ? [largest] : [])]);
-  const watcher = p.watch
-    ? fs.watch(store, (_event, name) => {
-        if (name && p.watch!.test(name)) c.proc.kill('SIGKILL');
-      })
-    : undefined;
-  const r = await c.done;
-  watcher?.close();
-  if (r.signal === 'SIGKILL') return 'killed';
-  if (r.code === 0) return 'not reached';
-  throw new Error(`child sync exited ${r.code}: ${r.err}`);
-}
-
-type Resync = { mid: Awaited<ReturnType<typeof checksums>>; errors: string[]; after: Awaited<ReturnType<typeof checksums>>; leftovers: string[] };
-
-async function resync(store: string, source: string, service: Service = SERVICE): Promise<Resync> {
-  const r = await child(['resync', store, source, service]).done;
-  if (r.code !== 0) throw new Error(`resync exited ${r.code}: ${r.err}`);
-  return JSON.parse(r.out) as Resync;
-}
-
 describe('kill campaign: SIGKILL at each point × each ingest path', { timeout: 1_800_000 }, () => {
   let root: string;
   let pubDir: string;
@@ -123,7 +71,7 @@ describe('kill campaign: SIGKILL at each point × each ingest path', { timeout: 
         const first = await child(['kill', dir, pub.url, SERVICE, 'none', '0']).done;
         expect(first.code).toBe(0);
         expect(JSON.parse(first.out).errors).toEqual([]);
-        const r = await resync(dir, pub.url);
+        const r = await resync(dir, pub.url, SERVICE);
         expect(r.errors).toEqual([]);
         expect(r.after).toEqual(r.mid);
         expect(Object.keys(r.mid.tables).sort()).toEqual(['indicator_config', 'macro_indicators', 'stock_prices']);
@@ -137,7 +85,7 @@ describe('kill campaign: SIGKILL at each point × each ingest path', { timeout: 
         const t = templates.get(label)!;
         const ref = path.join(root, `reference-${label}`);
         fs.cpSync(t.dir, ref, { recursive: true });
-        const r = await resync(ref, pub.url);
+        const r = await resync(ref, pub.url, SERVICE);
         expect(r.errors).toEqual([]);
         t.after = r.after;
         expect(t.after.generation).toBe(t.before.generation + 1);
@@ -174,18 +122,13 @@ describe('kill campaign: SIGKILL at each point × each ingest path', { timeout: 
     try {
       const dir = path.join(root, `${pathLabel}-${tally.runs}`);
       fs.cpSync(t.dir, dir, { recursive: true });
-      const outcome = await killRun(dir, pub.url, point, t.largest);
+      const outcome = await killRun(dir, pub.url, point, t.largest, SERVICE);
       if (outcome === 'killed') {
         tally.killed++;
         row.killed++;
       } else tally.not_reached++;
 
-      const r = await resync(dir, pub.url);
-      expect(r.mid).toEqual(r.mid.generation === t.before.generation ? t.before : t.after);
-      if (outcome === 'killed' && point.step && !['switch:after', 'cleanup'].includes(point.step)) expect(r.mid.generation).toBe(t.before.generation);
-      expect(r.errors).toEqual([]);
-      expect(r.after).toEqual(t.after);
-      expect(r.leftovers).toEqual([]);
+      expectRecovered(await resync(dir, pub.url, SERVICE), t, outcome, point);
       fs.rmSync(dir, { recursive: true, force: true });
     } catch (e) {
       tally.failures++;
@@ -195,71 +138,3 @@ describe('kill campaign: SIGKILL at each point × each ingest path', { timeout: 
   });
 });
 
-/**
- * The MF history's refresh (docs/sync.md): a store at one publish is synced to the next by the
- * refresh's own path, killed at each of its steps. Same checks: the previous generation answers until
- * the switch, the next sync completes, and nothing is left behind (the base and deltas it keeps aside).
- */
-const MONDAY: PublishOptions[] = [{ step: 'day' }];
-const REFRESHES: { label: string; next: PublishOptions[] }[] = [
-  { label: 'append', next: [...MONDAY, { step: 'day' }] },
-  { label: 'rebuild', next: [...MONDAY, { step: 'none', rebuild: true }] },
-];
-const REFRESH_POINTS: Point[] = [
-  { label: 'footer read, plan made', step: 'refresh:plan', nth: 1 },
-  { label: 'new rows fetched', step: 'refresh:fetched', nth: 1 },
-  { label: "this publish's delta written", step: 'refresh:delta', nth: 1 },
-  { label: 'before the first table load', step: 'ingest:table', nth: 1 },
-  { label: 'after the checkpoint', step: 'ingest:checkpoint', nth: 1 },
-  { label: 'before the switch', step: 'switch:before', nth: 1 },
-  { label: 'after the switch', step: 'switch:after', nth: 1 },
-  { label: 'during cleanup', step: 'cleanup', nth: 1 },
-];
-
-describe('kill campaign: SIGKILL at each step of the MF history refresh', { timeout: 1_800_000 }, () => {
-  const root = tempDir('kill-mf');
-  const paths = new Map<string, { pub: Publisher; dir: string; before: Resync['mid']; after: Resync['after'] }>();
-  const tally = { runs: 0, killed: 0, not_reached: 0, failures: 0 };
-
-  beforeAll(async () => {
-    await Promise.all(
-      REFRESHES.map(async ({ label, next }) => {
-        const pubDir = path.join(root, `pub-${label}`);
-        await generate(pubDir, ['mf'], { publishes: MONDAY });
-        const pub = await startPublisher({ dataDir: pubDir, limits: 'off' });
-        const dir = path.join(root, `template-${label}`);
-        expect((await child(['kill', dir, pub.url, 'mf', 'none', '0']).done).code).toBe(0);
-        fs.rmSync(pubDir, { recursive: true, force: true });
-        await generate(pubDir, ['mf'], { publishes: next });
-        const ref = path.join(root, `reference-${label}`);
-        fs.cpSync(dir, ref, { recursive: true });
-        const r = await resync(ref, pub.url, 'mf');
-        expect(r.errors).toEqual([]);
-        expect(r.leftovers).toEqual([]);
-        paths.set(label, { pub, dir, before: r.mid, after: r.after });
-      }),
-    );
-  }, 1_800_000);
-
-  afterAll(async () => {
-    for (const p of paths.values()) await p.pub.close();
-    fs.rmSync(root, { recursive: true, force: true });
-  });
-
-  const cases = REFRESHES.flatMap((r) => REFRESH_POINTS.map((pt) => [r.label, pt.label, pt] as const));
-
-  it.concurrent.each(cases)('%s: killed %s', { timeout: 900_000 }, async (label, _pointLabel, point) => {
-    const t = paths.get(label)!;
-    const dir = path.join(root, `${label}-${++tally.runs}`);
-    fs.cpSync(t.dir, dir, { recursive: true });
-    const outcome = await killRun(dir, t.pub.url, point, '', 'mf');
-    tally[outcome === 'killed' ? 'killed' : 'not_reached']++;
-    const r = await resync(dir, t.pub.url, 'mf');
-    expect(r.mid).toEqual(r.mid.generation === t.before.generation ? t.before : t.after);
-    if (outcome === 'killed' && !['switch:after', 'cleanup'].includes(point.step!)) expect(r.mid.generation).toBe(t.before.generation);
-    expect(r.errors).toEqual([]);
-    expect(r.after).toEqual(t.after);
-    expect(r.leftovers).toEqual([]);
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-});

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 /** Each campaign's last figures (see figures.ts). */
 export const FIGURES_DIR = path.resolve('docs/reliability');
 
-const ORDER = ['kill', 'kill-chromium', 'network', 'malicious', 'fuzz', 'origin'];
+const ORDER = ['kill', 'kill-mf', 'kill-chromium', 'kill-chromium-parquet', 'kill-chromium-duckdb', 'kill-chromium-csv', 'network', 'malicious', 'fuzz', 'origin'];
 
 interface Stored {
   campaign: string;

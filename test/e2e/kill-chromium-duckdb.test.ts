@@ -1,0 +1,4 @@
+/** The Chromium half of the kill campaign on the duckdb ingest path (test/e2e/kill-chromium.ts). */
+import { killCampaign } from './kill-chromium.js';
+
+killCampaign('duckdb');
