@@ -98,8 +98,8 @@ if (job === 'sync') {
       baselineMs += performance.now() - t1;
     },
   });
-  const changes = await recorder.finish();
-  if (summary.errors.length || changes.errors) throw new Error([...summary.errors, ...(changes.errors ?? [])].join('; '));
+  const changes = await recorder.finish(summary);
+  if (!changes || summary.errors.length || changes.errors) throw new Error([...summary.errors, ...(changes?.errors ?? [])].join('; '));
   const syncMs = performance.now() - s0 - baselineMs;
   const watched = changes.watched.schemes.length + changes.watched.companies.length + changes.watched.indicators.length;
   extra = { syncMs, compareMs, baselineMs, watched, totals: changes.totals, generations: changes.to.generations };

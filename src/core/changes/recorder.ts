@@ -10,7 +10,7 @@
  */
 import type { Engine } from '../engine/engine.js';
 import type { Storage } from '../storage/storage.js';
-import type { Service } from '../sync/datasets.js';
+import { SERVICES, type Service } from '../sync/datasets.js';
 import { sqlString, type DatabaseHost } from '../sync/host.js';
 import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/state.js';
 import type { AttachHost } from '../store/store.js';
@@ -138,9 +138,15 @@ export class ChangeRecorder {
     }
   }
 
-  /** Call when the sync ended: keeps the record (a quiet sync too) and the replaced indicator values. */
-  async finish(): Promise<KeptChanges> {
+  /**
+   * Call when the sync returned: keeps the record (a quiet sync too) and the replaced indicator values.
+   * A failed sync (errors, and no dataset switched) keeps nothing and gives null: it says nothing of
+   * what changed. One that switched some datasets and failed others keeps the switched ones' changes.
+   */
+  async finish(summary: SyncSummary): Promise<KeptChanges | null> {
     const after = await this.state.read();
+    const switched = SERVICES.some((s) => after.datasets[s]?.database !== this.before.datasets[s]?.database);
+    if (summary.errors.length > 0 && !switched) return null;
     const p = this.parts;
     const totals = emptyTotals();
     totals.new_navs = p.mf?.new_navs ?? 0;
@@ -168,9 +174,10 @@ export class ChangeRecorder {
 /**
  * A sync that records its changes (Node front doors: CLI, `npm start`, the desktop core with its
  * store closed): each switch compared in a scratch engine after the caller's own `onSwitch`, the
- * record kept when the sync returns. A sync that throws (cancelled, refused by the lock) records nothing.
+ * record kept when the sync returns. A sync that throws (cancelled, refused by the lock) records nothing,
+ * nor does one that failed without switching anything (`changes` is then null).
  */
-export async function syncRecorded(opts: SyncOptions, host: DatabaseHost & AttachHost): Promise<{ summary: SyncSummary; changes: KeptChanges }> {
+export async function syncRecorded(opts: SyncOptions, host: DatabaseHost & AttachHost): Promise<{ summary: SyncSummary; changes: KeptChanges | null }> {
   const recorder = await ChangeRecorder.begin(opts.storage, opts.state ?? fileState(opts.storage));
   const compare = recorder.inScratch(host);
   const summary = await sync({
@@ -180,5 +187,5 @@ export async function syncRecorded(opts: SyncOptions, host: DatabaseHost & Attac
       await compare(service, state);
     },
   });
-  return { summary, changes: await recorder.finish() };
+  return { summary, changes: await recorder.finish(summary) };
 }

@@ -85,8 +85,8 @@ export class BrowserBackend implements Backend {
     this.recorder = recorder;
     const outcome = (await this.call({ op: 'sync', id: ++this.nextId, req: plain, pauseAt, rateLog: this.rateLog })) as SyncOutcome;
     if (this.recorder === recorder) this.recorder = undefined;
-    if (recorder && outcome.outcome === 'done') {
-      await recorder.finish();
+    if (recorder && outcome.outcome === 'done' && (await recorder.finish(outcome.summary))) {
+      await this.refresh(); // the kept changes' SQL tables (schema almanac)
       this.emit({ type: 'changes' });
     }
     return outcome;
