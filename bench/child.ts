@@ -75,34 +75,40 @@ if (job === 'sync') {
   extra = { cpu };
 } else if (job === 'changes') {
   // A sync of the next generation recording its changes for 100 watches (bench/run.ts adds them).
-  // compareMs: the time spent comparing; baselineMs: the same comparisons by a recorder that has no
+  // compare: the time spent comparing; baseline: the same comparisons by a recorder that has no
   // watches (its own list and log in memory), run right after each one and taken off the sync's time.
+  // Wall and CPU (this process, all threads: the machine is shared, its load inflates wall times).
   const host = nodeHost(b);
   const state = fileState(host.storage);
   const recorder = await ChangeRecorder.begin(host.storage, state);
   const baseline = await ChangeRecorder.begin(new MemoryStorage(), state);
-  const [compare, compareBare] = [recorder.inScratch(host), baseline.inScratch(host)];
-  let compareMs = 0;
-  let baselineMs = 0;
+  const [scratch, bare] = [recorder.inScratch(host), baseline.inScratch(host)];
+  const spent = { compare: { wall: 0, cpu: 0 }, baseline: { wall: 0, cpu: 0 } };
+  const timed = async (into: { wall: number; cpu: number }, fn: () => Promise<unknown>) => {
+    const m = await measure(fn);
+    into.wall += m.wall;
+    into.cpu += m.cpu;
+  };
   // No rate limits (the publisher runs without): waits would pad the sync and flatter the share.
   const rules = Object.fromEntries(SERVICES.map((s) => [s, []]));
+  const c0 = process.cpuUsage();
   const s0 = performance.now();
   const summary = await sync({
     storage: host.storage, host, source: a, rules,
     onSwitch: async (service, next) => {
-      const t0 = performance.now();
-      await compare(service, next);
-      const t1 = performance.now();
-      await compareBare(service, next);
-      compareMs += t1 - t0;
-      baselineMs += performance.now() - t1;
+      await timed(spent.compare, () => scratch.onSwitch(service, next));
+      await timed(spent.baseline, () => bare.onSwitch(service, next));
     },
   });
+  await timed(spent.compare, () => scratch.close());
+  await timed(spent.baseline, () => bare.close());
   const changes = await recorder.finish(summary);
   if (!changes || summary.errors.length || changes.errors) throw new Error([...summary.errors, ...(changes?.errors ?? [])].join('; '));
-  const syncMs = performance.now() - s0 - baselineMs;
+  const c = process.cpuUsage(c0);
+  // The sync as run, less the baseline comparisons (the measuring's own, not the app's).
+  const sync_ = { wall: performance.now() - s0 - spent.baseline.wall, cpu: (c.user + c.system) / 1000 - spent.baseline.cpu };
   const watched = changes.watched.schemes.length + changes.watched.companies.length + changes.watched.indicators.length;
-  extra = { syncMs, compareMs, baselineMs, watched, totals: changes.totals, generations: changes.to.generations };
+  extra = { sync: sync_, ...spent, watched, totals: changes.totals, generations: changes.to.generations };
 } else {
   throw new Error(`unknown job ${job}`);
 }

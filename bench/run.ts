@@ -239,7 +239,8 @@ async function changesCase(): Promise<BenchResult[]> {
   } finally {
     await publisher.close();
   }
-  const { syncMs, compareMs, baselineMs, watched } = r as unknown as { syncMs: number; compareMs: number; baselineMs: number; watched: number };
+  type Spent = { wall: number; cpu: number };
+  const { sync: whole, compare, baseline, watched } = r as unknown as { sync: Spent; compare: Spent; baseline: Spent; watched: number };
   // Asking afterwards: the answer the three doors give, and the SQL tables each store open rebuilds.
   const kept = await openStore(storeDir);
   let answerMs: Stats;
@@ -251,22 +252,38 @@ async function changesCase(): Promise<BenchResult[]> {
   } finally {
     await kept.close();
   }
-  const share = compareMs / (syncMs - compareMs);
-  const own = Math.max(0, compareMs - baselineMs);
-  const note = `sync of generation ${JSON.stringify((r as { generations?: unknown }).generations)} ${Math.round(syncMs)} ms, of which comparing ${Math.round(compareMs)} ms; ${watched} watched items changed`;
+  // CPU time decides (this process, all threads): on the shared machine the wall time measures the scheduler.
+  const share = compare.cpu / (whole.cpu - compare.cpu);
+  const own = Math.max(0, compare.cpu - baseline.cpu);
+  const ms = (n: number) => Math.round(n);
+  const note =
+    `sync of generation ${JSON.stringify((r as { generations?: unknown }).generations)}: ${ms(whole.cpu)} ms CPU (${ms(whole.wall)} ms wall), ` +
+    `of which comparing ${ms(compare.cpu)} ms CPU (${ms(compare.wall)} ms wall; wall share ${(compare.wall / (whole.wall - compare.wall)).toFixed(3)}); ` +
+    `${watched} watched items changed; load ${os.loadavg()[0].toFixed(1)}`;
   return [
     {
       case: 'changes at a sync: comparing vs the rest of the sync',
       unit: 'ms',
-      almanac: Math.round(compareMs),
-      reference: { name: 'the same sync without the comparing, same process', value: Math.round(syncMs - compareMs) },
+      measure: 'cpu',
+      almanac: ms(compare.cpu),
+      reference: { name: 'the same sync without the comparing, same process', value: ms(whole.cpu - compare.cpu) },
+      wall: { almanac: stats([compare.wall]), reference: stats([whole.wall - compare.wall]) },
       ratio: Math.round(share * 1000) / 1000,
       target: '<= 0.10x (10 % of the sync without it)',
       met: share <= 0.1,
       note,
       detail: r,
     },
-    { case: 'changes at a sync: 100 watched items', unit: 'ms', almanac: Math.round(own), target: '<= 1000 ms', met: own <= 1000, note: `the comparisons with 100 watches minus the same without (${Math.round(baselineMs)} ms)` },
+    {
+      case: 'changes at a sync: 100 watched items',
+      unit: 'ms',
+      measure: 'cpu',
+      almanac: ms(own),
+      reference: { name: 'the same comparisons without watches, run right after each', value: ms(baseline.cpu) },
+      target: '<= 1000 ms (the comparisons with 100 watches minus the same without)',
+      met: own <= 1000,
+      note: `wall: ${ms(compare.wall)} ms with the watches, ${ms(baseline.wall)} ms without`,
+    },
     { case: 'changes answer, 100 watches (every kept sync merged)', unit: 'ms', almanac: answerMs, target: '<= 1000 ms', met: answerMs.median <= 1000, note: 'changesSince, what `changes --json --since`, GET /almanac/v1/changes and whats_new return (wall)' },
     { case: 'changes as SQL: almanac.* tables rebuilt (at store open)', unit: 'ms', almanac: tablesMs, note: 'writeChangeTables from changes.json and revisions.json (wall)' },
   ];

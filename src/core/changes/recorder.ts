@@ -51,6 +51,12 @@ function firstSync(after: DatasetState): ServiceChanges {
   return { new_flag_rows: Object.fromEntries(Object.keys(after.tables).map((t) => [t, rows(t)])) };
 }
 
+/** Node's comparing engine for one sync: `onSwitch` at each switch, `close` when the sync ends. */
+export interface Scratch {
+  onSwitch(service: Service, after: DatasetState): Promise<void>;
+  close(): Promise<void>;
+}
+
 export class ChangeRecorder {
   private readonly parts: Partial<Record<Service, ServiceChanges>> = {};
   private readonly kept = new Map<Service, { before: Before; keys: string[] }>();
@@ -108,25 +114,35 @@ export class ChangeRecorder {
 
   /**
    * Node's `onSwitch` (no store open): both steps in a plain scratch engine, the old generation
-   * attached, read and let go of before the new one is attached.
+   * attached, read and let go of before the new one is attached, and the new one let go of before the
+   * sync goes on, so that between switches the engine holds no file (hazard 6: the next dataset's
+   * builder opens files in this thread). One engine serves every switch of a sync: starting one costs
+   * ~1.5-2 s of CPU, more than a comparison at demo scale (docs/changes.md). `close` ends it.
    */
-  inScratch(host: DatabaseHost & AttachHost): (service: Service, after: DatasetState) => Promise<void> {
-    return async (service, after) => {
+  inScratch(host: DatabaseHost & AttachHost): Scratch {
+    let engine: Engine | null = null;
+    const close = async () => {
+      const open = engine;
+      engine = null;
+      await open?.close();
+    };
+    const onSwitch = async (service: Service, after: DatasetState) => {
       const before = this.before.datasets[service];
       if (!before) return this.first(after);
-      const engine = await host.scratch();
       try {
+        engine ??= await host.scratch();
         await attach(engine, host, before);
         await this.beforeSwitch(service, engine);
         await detach(engine, host, before);
         await attach(engine, host, after);
         await this.afterSwitch(service, after, engine);
+        await detach(engine, host, after);
       } catch (e) {
         this.errors.push(`${service}: ${(e as Error).message}`);
-      } finally {
-        await engine.close();
+        await close(); // and whatever it still held goes with it
       }
     };
+    return { onSwitch, close };
   }
 
   /** A comparison that fails is noted and the sync goes on: its data switched all the same. */
@@ -179,13 +195,18 @@ export class ChangeRecorder {
  */
 export async function syncRecorded(opts: SyncOptions, host: DatabaseHost & AttachHost): Promise<{ summary: SyncSummary; changes: KeptChanges | null }> {
   const recorder = await ChangeRecorder.begin(opts.storage, opts.state ?? fileState(opts.storage));
-  const compare = recorder.inScratch(host);
-  const summary = await sync({
-    ...opts,
-    onSwitch: async (service, state) => {
-      await opts.onSwitch?.(service, state);
-      await compare(service, state);
-    },
-  });
+  const scratch = recorder.inScratch(host);
+  let summary: SyncSummary;
+  try {
+    summary = await sync({
+      ...opts,
+      onSwitch: async (service, state) => {
+        await opts.onSwitch?.(service, state);
+        await scratch.onSwitch(service, state);
+      },
+    });
+  } finally {
+    await scratch.close();
+  }
   return { summary, changes: await recorder.finish(summary) };
 }
