@@ -240,7 +240,7 @@ async function changesCase(): Promise<BenchResult[]> {
     await publisher.close();
   }
   type Spent = { wall: number; cpu: number };
-  const { sync: whole, compare, baseline, watched } = r as unknown as { sync: Spent; compare: Spent; baseline: Spent; watched: number };
+  const { sync: whole, compare, baseline, watchedAgain, engineStart, watched } = r as unknown as Record<'sync' | 'compare' | 'baseline' | 'watchedAgain' | 'engineStart', Spent> & { watched: number };
   // Asking afterwards: the answer the three doors give, and the SQL tables each store open rebuilds.
   const kept = await openStore(storeDir);
   let answerMs: Stats;
@@ -254,11 +254,12 @@ async function changesCase(): Promise<BenchResult[]> {
   }
   // CPU time decides (this process, all threads): on the shared machine the wall time measures the scheduler.
   const share = compare.cpu / (whole.cpu - compare.cpu);
-  const own = Math.max(0, compare.cpu - baseline.cpu);
+  const own = Math.max(0, watchedAgain.cpu - baseline.cpu);
   const ms = (n: number) => Math.round(n);
   const note =
     `sync of generation ${JSON.stringify((r as { generations?: unknown }).generations)}: ${ms(whole.cpu)} ms CPU (${ms(whole.wall)} ms wall), ` +
-    `of which comparing ${ms(compare.cpu)} ms CPU (${ms(compare.wall)} ms wall; wall share ${(compare.wall / (whole.wall - compare.wall)).toFixed(3)}); ` +
+    `of which comparing ${ms(compare.cpu)} ms CPU (${ms(compare.wall)} ms wall; wall share ${(compare.wall / (whole.wall - compare.wall)).toFixed(3)}), ` +
+    `including one engine start (${ms(engineStart.cpu)} ms CPU measured after) and the first use of the comparing SQL in this process; ` +
     `${watched} watched items changed; load ${os.loadavg()[0].toFixed(1)}`;
   return [
     {
@@ -279,10 +280,12 @@ async function changesCase(): Promise<BenchResult[]> {
       unit: 'ms',
       measure: 'cpu',
       almanac: ms(own),
-      reference: { name: 'the same comparisons without watches, run right after each', value: ms(baseline.cpu) },
+      reference: { name: 'the same comparisons without watches, alternating with them', value: ms(baseline.cpu) },
       target: '<= 1000 ms (the comparisons with 100 watches minus the same without)',
       met: own <= 1000,
-      note: `wall: ${ms(compare.wall)} ms with the watches, ${ms(baseline.wall)} ms without`,
+      note:
+        `each switch compared again 3 times alternating, without watches and with the same 100 (${ms(watchedAgain.cpu)} ms CPU), medians summed over the switches; ` +
+        `as run first in the process: ${ms(compare.cpu)} ms CPU with watches, so at most ${ms(Math.max(0, compare.cpu - baseline.cpu))} ms for the watches and compiling both`,
     },
     { case: 'changes answer, 100 watches (every kept sync merged)', unit: 'ms', almanac: answerMs, target: '<= 1000 ms', met: answerMs.median <= 1000, note: 'changesSince, what `changes --json --since`, GET /almanac/v1/changes and whats_new return (wall)' },
     { case: 'changes as SQL: almanac.* tables rebuilt (at store open)', unit: 'ms', almanac: tablesMs, note: 'writeChangeTables from changes.json and revisions.json (wall)' },
