@@ -3,6 +3,7 @@
 // (test/lint.test.ts runs both).
 import tseslint from 'typescript-eslint';
 import svelte from 'eslint-plugin-svelte';
+import sql from './eslint/sql-interpolation.js';
 
 /** SQL keywords in a string or template: a statement, not prose (views show prose). */
 const SQL = '/\\b(SELECT|INSERT|UPDATE|DELETE|CREATE|ATTACH|COPY|WITH)\\b[\\s\\S]*\\b(FROM|INTO|TABLE|AS|SET)\\b/';
@@ -12,6 +13,12 @@ export default [
   ...svelte.configs.base,
   { files: ['src/**/*.ts'], languageOptions: { parser: tseslint.parser } },
   { files: ['src/**/*.svelte'], languageOptions: { parserOptions: { parser: tseslint.parser } } },
+  {
+    // User values reach SQL only as bound parameters or validated identifiers (eslint/sql-interpolation.js).
+    files: ['src/**/*.ts', 'src/**/*.svelte'],
+    plugins: { sql },
+    rules: { 'sql/no-interpolated-sql': 'error' },
+  },
   {
     // The browser bundle builds from the same core: Node's modules only in files named for Node.
     files: ['src/core/**/*.ts'],

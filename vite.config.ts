@@ -3,6 +3,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { duckdbWorker } from './vite.duckdb-worker.js';
 import { connectSrc } from './vite.connect-src.js';
+import { pageScript } from './vite.page-script.js';
 
 /**
  * The app is static: everything it needs (shell, DuckDB-WASM eh bundle, parquet-wasm) is precached
@@ -15,9 +16,11 @@ export default defineConfig({
   plugins: [
     svelte(),
     connectSrc(process.env.ALMANAC_CONNECT_SRC),
+    pageScript(),
     VitePWA({
       registerType: 'autoUpdate',
-      injectRegister: 'script',
+      // src/ui/main.ts registers sw.js: a script tag of the plugin's own would be refused by the CSP (vite.page-script.ts).
+      injectRegister: false,
       includeAssets: ['icon.svg', 'icon-192.png', 'icon-512.png'],
       manifest: {
         name: 'Almanac',

@@ -19,7 +19,7 @@ import { PICK_SQL } from './mf.js';
 import { MIXED_IDS_SQL } from './cases.js';
 import { interleaved, ratio, type BenchResult, type Stats } from './lib.js';
 import { navStatement } from '../src/core/services/mf/nav.js';
-import { search } from '../src/core/services/mf/search.js';
+import { browse } from '../src/core/services/mf/search.js';
 import { series } from '../src/core/services/indicators/series.js';
 import { parseSearchParams, type NavWindow } from '../src/core/contract/mf-params.js';
 import { loadCase } from './http-load.js';
@@ -154,7 +154,7 @@ export async function httpCases(storeDir: string, scratch: string, wants: (name:
       {
         name: 'http few-call: mf search, three filters',
         path: '/mf/v1/search?group=equity&plan=direct&option=growth',
-        native: () => search(native, parseSearchParams([['group', 'equity'], ['plan', 'direct'], ['option', 'growth']])),
+        native: () => browse(native, parseSearchParams([['group', 'equity'], ['plan', 'direct'], ['option', 'growth']])),
         reference: "native DuckDB running the service's statements (the same SQL), rows to JS",
       },
       {

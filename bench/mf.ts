@@ -5,8 +5,8 @@
  */
 import type { Engine } from '../src/core/engine/engine.js';
 import { parseNavParams, parseSearchParams } from '../src/core/contract/mf-params.js';
-import { nav } from '../src/core/services/mf/nav.js';
-import { search } from '../src/core/services/mf/search.js';
+import { navBatch, schemeNav } from '../src/core/services/mf/nav.js';
+import { browse } from '../src/core/services/mf/search.js';
 
 export interface MfBenchCase {
   name: string;
@@ -34,21 +34,21 @@ export async function mfBenchCases(engine: Engine): Promise<MfBenchCase[]> {
   return [
     {
       name: 'mf nav history, one scheme',
-      run: () => nav(engine, parseNavParams([['scheme', one]])),
-      unread: unreadCodes.map((code) => () => nav(engine, parseNavParams([['scheme', code]]))),
+      run: () => schemeNav(engine, parseNavParams([['scheme', one]])),
+      unread: unreadCodes.map((code) => () => schemeNav(engine, parseNavParams([['scheme', code]]))),
     },
-    { name: 'mf nav bulk, 50 schemes', run: () => nav(engine, parseNavParams([['schemes', fifty]])) },
+    { name: 'mf nav bulk, 50 schemes', run: () => navBatch(engine, parseNavParams([['schemes', fifty]])) },
     {
       name: 'mf latest as of a date, 50 schemes',
-      run: () => nav(engine, parseNavParams([['schemes', fifty], ['latest', 'true'], ['to', asOf]])),
+      run: () => navBatch(engine, parseNavParams([['schemes', fifty], ['latest', 'true'], ['to', asOf]])),
     },
     {
       name: 'mf search, three filters',
-      run: () => search(engine, parseSearchParams([['group', 'equity'], ['plan', 'direct'], ['option', 'growth']])),
+      run: () => browse(engine, parseSearchParams([['group', 'equity'], ['plan', 'direct'], ['option', 'growth']])),
     },
     {
       name: 'mf zero-match browse',
-      run: () => search(engine, parseSearchParams([['amc', 'no such house'], ['plan', 'direct'], ['sub_category', 'liquid']])),
+      run: () => browse(engine, parseSearchParams([['amc', 'no such house'], ['plan', 'direct'], ['sub_category', 'liquid']])),
     },
   ];
 }

@@ -23,7 +23,7 @@ async function main() {
       url: request.url,
       responseHeaders: {
         'Content-Security-Policy': [
-          "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
+          "default-src 'self'; script-src 'sha256-HL2QziwZj0cK7mIqjNEL7rQ3UsTShSnvtZjy7DkFTyY=' 'strict-dynamic' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
         ],
       },
     }),

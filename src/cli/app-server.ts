@@ -3,6 +3,7 @@ import https from 'node:https';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { SCRIPT_SRC } from '../ui/page-script.js';
 
 /** What the app reads from ./config.json: its default sources and the local server, if any. */
 export interface AppConfigFile {
@@ -83,7 +84,7 @@ export function contentSecurityPolicy(config: AppConfigFile): string {
   ];
   return [
     "default-src 'self'",
-    "script-src 'self' 'wasm-unsafe-eval'",
+    SCRIPT_SRC,
     "worker-src 'self' blob:",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",

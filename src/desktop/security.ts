@@ -3,6 +3,7 @@
  * only applies it (writing the window's options and the CSP out literally, for scanners; a test keeps
  * them equal to these). Each point maps to Electron's security checklist (docs/desktop.md).
  */
+import { SCRIPT_SRC } from '../ui/page-script.js';
 
 /** webPreferences for every window: no Node in the renderer, isolated and sandboxed. */
 export const WEB_PREFERENCES = {
@@ -19,10 +20,13 @@ export const WEB_PREFERENCES = {
   disableBlinkFeatures: 'Auxclick',
 } as const;
 
-/** The renderer loads only the packaged app; data goes through the main process, never fetch(). */
+/**
+ * The renderer loads only the packaged app, its scripts through the page's one loader (by hash, then
+ * 'strict-dynamic': src/ui/page-script.ts); data goes through the main process, never fetch().
+ */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
+  SCRIPT_SRC,
   "worker-src 'self' blob:",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",

@@ -363,6 +363,7 @@ async function buildSqlite(
     for (const table of tables) {
       const cols = (await columns(conn, table)).map((c) => ({ ...c, sqlite: overrides[c.name] ?? sqliteTypeOf(c.type) }));
       const name = ident(baseTableName(table));
+      // eslint-disable-next-line sql/no-interpolated-sql -- the generator's own tables: names quoted, types from DuckDB's catalog or the overrides above
       db.exec(`CREATE TABLE ${name} (${cols.map((c) => `${ident(c.name)} ${c.sqlite}`).join(', ')})`);
       const tuple = `(${cols.map(() => '?').join(', ')})`;
       const insertOne = db.prepare(`INSERT INTO ${name} VALUES ${tuple}`);

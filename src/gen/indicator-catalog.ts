@@ -4,7 +4,7 @@
  * curve, 37 business-confidence countries, insurer asset classes) are built from one description
  * so their notes differ only where the members really differ.
  */
-import type { CategoryId, Frequency } from '../core/contract/indicators.js';
+import type { CategoryId, IndicatorRow } from '../core/contract/indicators.js';
 
 /** How values move: `level` compounds (prices, stocks, indices); `rate` mean-reverts inside bounds. */
 export type Model =
@@ -16,21 +16,16 @@ export type Model =
 /** A real daily close series in ../shared/data/real-prices (beside the clone) spliced into the generated path. */
 export type RealSeries = 'VIX';
 
-export interface IndicatorDef {
+/** The listing row's descriptive fields, published as written here. */
+type Described = Pick<IndicatorRow, 'name' | 'country' | 'source_category' | 'frequency' | 'unit' | 'source' | 'source_series_id' | 'notes'>;
+
+export interface IndicatorDef extends Described {
   id: string;
-  name: string;
   category: CategoryId;
-  country: string;
-  source_category: string;
-  frequency: Frequency;
-  unit: string;
-  source: string;
-  source_series_id: string;
   sa: boolean;
   /** First observation at full scale. */
   start: string;
   model: Model;
-  notes: string;
   visible: boolean;
   real?: RealSeries;
   /** Later generations revise this indicator's recent history (benchmark or vintage updates). */

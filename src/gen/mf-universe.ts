@@ -28,7 +28,20 @@ const LAUNCH_HORIZON = FIRST_AS_OF + 120;
 
 export type EndKind = 'active' | 'matured' | 'wound_up' | 'merged' | 'stopped';
 
-export interface Scheme {
+/** A fund's NAV path (the terms of Scheme's log level below); each variant adjusts lnBase and alpha. */
+interface PathParams {
+  model: NavModel;
+  lnBase: number;
+  alpha: number;
+  bm: number;
+  ba: number;
+  br: number;
+  bf: number;
+  fk: number;
+  eps: number;
+}
+
+export interface Scheme extends PathParams {
   code: number;
   familyCode: number;
   /** Index of the fund (path family); merger successors share their predecessor's. */
@@ -47,7 +60,6 @@ export interface Scheme {
   plan: SchemePlan;
   option: SchemeOption;
   idcwFrequency: string | null;
-  model: NavModel;
   /** First and last possible NAV day numbers (last = OPEN_END while running). */
   first: number;
   last: number;
@@ -65,14 +77,6 @@ export interface Scheme {
   continues: number | null;
   /** NAV path: log level = lnBase + alpha·t + bm·ΔM + ba·ΔA + br·ΔR + bf·ΔF_fk + eps·z, t from dn0. */
   dn0: number;
-  lnBase: number;
-  alpha: number;
-  bm: number;
-  ba: number;
-  br: number;
-  bf: number;
-  fk: number;
-  eps: number;
   /** Daily-IDCW variants hover at their face value instead of compounding. */
   flat: boolean;
   /** Fund size in crores this variant carries when fully live over a quarter. */
@@ -416,18 +420,6 @@ function variantsOf(spec: FamilySpec, rng: Rng): Variant[] {
     out.push({ plan: 'Direct', option: 'Growth', freq: null, isins: 'growth' }, ...idcw('Direct'));
   }
   return out;
-}
-
-interface PathParams {
-  model: NavModel;
-  lnBase: number;
-  alpha: number;
-  bm: number;
-  ba: number;
-  br: number;
-  bf: number;
-  fk: number;
-  eps: number;
 }
 
 function familyPath(spec: FamilySpec, rng: Rng): PathParams {

@@ -17,7 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { ENDPOINTS as INDICATOR_ENDPOINTS } from '../core/contract/indicators.js';
 import { ENDPOINTS as FLAG_ENDPOINTS } from '../core/contract/flags.js';
 import { SERVICES, type Service } from '../core/contract/files.js';
-import type { Ask, QueryWorkerData, WorkerMessage, WorkerReply } from './query-worker.js';
+import type { Ask, QueryWorkerData, WorkerMessage, WorkerReply } from './query-protocol.js';
 
 /** First path segments of each service's query endpoints (after its base path). */
 const QUERY_SEGMENTS: Readonly<Record<Service, ReadonlySet<string>>> = {

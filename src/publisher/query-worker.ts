@@ -18,30 +18,7 @@ import type { Store } from '../core/store/store.js';
 import { sync } from '../core/sync/sync.js';
 import { buildServer } from '../server/app.js';
 import { startPublisher } from './server.js';
-
-export interface QueryWorkerData {
-  /** The publisher's data directory (DIR/<service>/manifest.json …). */
-  dataDir: string;
-  /** An empty directory for this generation's store. */
-  storeDir: string;
-  /** The publisher's own URL, for the help links of error bodies. */
-  baseUrl: string;
-}
-
-export interface Ask {
-  id: number;
-  method: 'GET' | 'HEAD';
-  url: string;
-  headers: Record<string, string>;
-}
-
-export type WorkerReply =
-  | { ready: true }
-  | { failed: string }
-  | { id: number; status: number; headers: Record<string, string>; body: Uint8Array }
-  | { id: number; error: string };
-
-export type WorkerMessage = Ask | { close: true };
+import type { QueryWorkerData, WorkerMessage, WorkerReply } from './query-protocol.js';
 
 async function open(d: QueryWorkerData): Promise<{ app: FastifyInstance; store: Store }> {
   const published = SERVICES.filter((s) => existsSync(path.join(d.dataDir, s, 'manifest.json')));

@@ -275,5 +275,8 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'index.html')))('des
     // Only the app's page could call: every IPC went through main's sender check with the page's URL.
     // (Apart from the service worker this stand-in refuses, and the CSP refusing the probe above.)
     expect(s.errors.filter((e) => !/ServiceWorker|sw\.js/.test(e) && !e.includes(`${publisher.url}/flags/v1/manifest.json`))).toEqual([]);
+    // The window's CSP refused that probe, and nothing of the app's own (its scripts come through the
+    // loader's hash and 'strict-dynamic', src/ui/page-script.ts; every response carries the header).
+    expect(s.violations).toEqual([`connect-src ${publisher.url}/flags/v1/manifest.json`]);
   }, 120_000);
 });

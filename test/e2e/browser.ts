@@ -16,6 +16,11 @@ export interface Session {
   page: Page;
   /** Browser console errors, for assertions and diagnosis. */
   errors: string[];
+  /**
+   * What a Content-Security-Policy refused in the session's pages (their securitypolicyviolation
+   * events), as `directive blocked-uri`. A worker's own refusals are not seen here: they stop it.
+   */
+  violations: string[];
   close(): Promise<void>;
 }
 
@@ -71,11 +76,19 @@ export async function launch(opts: LaunchOptions = {}): Promise<Session> {
     if (m.type() === 'error') errors.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(e.message));
+  const violations: string[] = [];
+  await context.exposeBinding('__cspViolation', (_source, v: string) => void violations.push(v));
+  await context.addInitScript(() =>
+    window.addEventListener('securitypolicyviolation', (e) =>
+      (window as unknown as { __cspViolation(v: string): void }).__cspViolation(`${e.effectiveDirective} ${e.blockedURI}`),
+    ),
+  );
   return {
     browser: context.browser()!,
     context,
     page,
     errors,
+    violations,
     close: async () => {
       await context.close();
       if (!opts.profile) rmSync(profile, { recursive: true, force: true });

@@ -23,7 +23,7 @@ import { fileState, files, setChoice, type StoreState } from '../../src/core/syn
 import { historyFiles } from '../../src/core/sync/refresh/history.js';
 import type { FormatChoice, Service } from '../../src/core/sync/datasets.js';
 import type { SyncStep } from '../../src/core/sync/hooks.js';
-import type { SyncOutcome } from '../../src/ui/lib/backend.js';
+import type { SyncOutcome } from '../../src/ui/lib/backend-api.js';
 import { NO_LIMITS } from '../core/sync/fixture.js';
 import { publishTiny } from '../helpers/tiny-data.js';
 import { checksums } from '../reliability/store-check.js';

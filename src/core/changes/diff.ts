@@ -59,10 +59,12 @@ export async function readBefore(engine: Engine, before: DatasetState, keys: str
   const out: Before = { service, tables, scores: {} };
   if (service === 'mf' && tables.includes('nav')) {
     await engine.exec(`CREATE OR REPLACE TEMP TABLE ${T.navCounts} AS SELECT scheme_code, count(*) AS n FROM mf.nav GROUP BY scheme_code`);
+    // eslint-disable-next-line sql/no-interpolated-sql -- a fixed statement with one `?` per key; the keys are bound
     await engine.all(`CREATE OR REPLACE TEMP TABLE ${T.navRows} AS ${watchedNavSql(keys.length)}`, keys);
   }
   if (service === 'flags') {
     for (const t of FLAG_TABLES.filter((t) => tables.includes(t))) {
+      // eslint-disable-next-line sql/no-interpolated-sql -- t is one of the contract's FLAG_TABLES, its columns the contract's
       await engine.exec(`CREATE OR REPLACE TEMP TABLE ${T.flags(t)} AS SELECT ${columns(t)} FROM flags.${t}`);
     }
     if (keys.length && FLAG_TABLES.every((t) => tables.includes(t))) out.scores = await scores(engine, keys);

@@ -11,9 +11,8 @@
 import type { Engine } from '../engine/engine.js';
 import type { Storage } from '../storage/storage.js';
 import { SERVICES, type Service } from '../sync/datasets.js';
-import { sqlString, type DatabaseHost } from '../sync/host.js';
+import { sqlString, type AttachHost, type DatabaseHost } from '../sync/host.js';
 import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/state.js';
-import type { AttachHost } from '../store/store.js';
 import { sync, type SyncOptions } from '../sync/sync.js';
 import type { SyncSummary } from '../sync/progress.js';
 import { diffAfter, readBefore, type Before, type ServiceChanges } from './diff.js';
@@ -33,11 +32,13 @@ function datasetFiles(d: DatasetState): Array<[alias: string, file: string]> {
 }
 
 async function attach(engine: Engine, host: AttachHost, d: DatasetState): Promise<void> {
+  // eslint-disable-next-line sql/no-interpolated-sql -- the alias is the dataset's service name or its _base, from the store's own state
   for (const [alias, file] of datasetFiles(d)) await engine.exec(`ATTACH ${sqlString(await host.attachPath(engine, file))} AS ${alias}`);
 }
 
 async function detach(engine: Engine, host: AttachHost, d: DatasetState): Promise<void> {
   for (const [alias, file] of datasetFiles(d).reverse()) {
+    // eslint-disable-next-line sql/no-interpolated-sql -- the alias is the dataset's service name or its _base, from the store's own state
     await engine.exec(`DETACH ${alias}`);
     await host.forget(engine, file);
   }

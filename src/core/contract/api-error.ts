@@ -14,6 +14,18 @@ export abstract class ApiError extends Error {
 }
 
 /**
+ * The error envelope the MF, flags and indicators specs share: what failed, where, and where to read
+ * more. Each service's body adds its own fields (flags' `hint` and `field`, MF's `code`...).
+ */
+export interface ErrorEnvelope {
+  error: string;
+  status: number;
+  path: string;
+  message: string;
+  help: { catalog: string; docs: string };
+}
+
+/**
  * The table or schema a query found missing, from DuckDB's catalog error: on a machine that has not
  * synced a dataset yet, its schema and tables are simply not there.
  */

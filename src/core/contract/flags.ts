@@ -4,7 +4,7 @@
  * catalog and the error envelope. Column layouts, payload shapes and defaults are "not shown" in the
  * spec; the choices are documented in docs/flags.md and docs/decisions.md ("Flags").
  */
-import { ApiError } from './api-error.js';
+import { ApiError, type ErrorEnvelope } from './api-error.js';
 import type { ColumnSpec as BaseColumnSpec, TableSpec as BaseTableSpec } from './tables.js';
 
 export const FLAGS_BASE = '/flags/v1';
@@ -556,12 +556,7 @@ export interface SyncInfo {
   generated_at: string | null;
 }
 
-export interface ErrorBody {
-  error: string;
-  status: number;
-  path: string;
-  message: string;
-  help: { catalog: string; docs: string };
+export interface ErrorBody extends ErrorEnvelope {
   hint: string;
   field?: string;
   retry_after_seconds?: number;

@@ -3,7 +3,7 @@
  * tools, the generator, sync/ingest and the docs all read this module; nothing here touches I/O.
  * Choices where the spec says "not shown" are recorded in docs/decisions.md under "Indicators".
  */
-import { ApiError } from './api-error.js';
+import { ApiError, type ErrorEnvelope } from './api-error.js';
 import type { ColumnSpec, TableSpec as BaseTableSpec } from './tables.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -163,13 +163,14 @@ export interface SearchHit {
   last_date: string | null;
 }
 
-export interface CategoryListing {
+/** GET /v1/categories/{category}/indicators: full rows, or with `compact=true` the compact ones. */
+export interface CategoryListing<Row extends IndicatorRow | CompactIndicatorRow = IndicatorRow | CompactIndicatorRow> {
   category: CategoryId;
   one_liner: string;
   backend: Backend;
   count: number;
   compact: boolean;
-  indicators: IndicatorRow[] | CompactIndicatorRow[];
+  indicators: Row[];
 }
 
 /** One item of GET /v1/categories ("not shown"; see decisions). */
@@ -471,12 +472,7 @@ export class ValidationError extends ApiError {
   }
 }
 
-export interface ErrorBody {
-  error: string;
-  status: number;
-  path: string;
-  message: string;
-  help: { catalog: string; docs: string };
+export interface ErrorBody extends ErrorEnvelope {
   hint?: string;
   [extra: string]: unknown;
 }

@@ -3,7 +3,7 @@
  * the limits, and the error envelope. The REST routes, the MCP tools and the catalog all read these.
  * Choices the spec leaves open are recorded in docs/decisions.md under "MF service".
  */
-import { ApiError } from './api-error.js';
+import { ApiError, type ErrorEnvelope } from './api-error.js';
 import { ISIN_SHAPE, isValidIsin } from './isin.js';
 
 export const MF_BASE = '/mf/v1';
@@ -52,16 +52,12 @@ export class MfError extends ApiError {
   }
 }
 
-export interface MfErrorBody {
+export interface MfErrorBody extends ErrorEnvelope {
   error: MfErrorSlug;
-  status: number;
-  path: string;
-  message: string;
   code?: string;
   field?: string;
   docs_url?: string;
   hint?: string;
-  help: { catalog: string; docs: string };
 }
 
 export function mfHelp(baseUrl: string): { catalog: string; docs: string } {

@@ -2,10 +2,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as duckdb from '@duckdb/duckdb-wasm';
-import type { Table } from 'apache-arrow';
-import { OFFLINE_SETTINGS, readableError, type Engine, type Param } from './engine.js';
+import { AsyncEngine } from './async-engine.js';
 import type { NodeEngineOptions } from './node.js';
-import { tableToColumns, tableToRows } from './rows.js';
 
 const require = createRequire(import.meta.url);
 const dist = path.dirname(require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm'));
@@ -62,60 +60,15 @@ class ThreadWorker {
  * table of open files, so this engine can create and write a database file while the process's main
  * engine (the store) has others open — two engines in one thread cannot (docs/storage.md, hazard 6).
  * Instantiating costs a compile of the module (~2 s of CPU): it serves rare writes, such as saving the
- * user's data, not queries. One statement at a time.
+ * user's data, not queries.
  */
-export class NodeWorkerEngine implements Engine {
-  private constructor(
-    private readonly db: duckdb.AsyncDuckDB,
-    private readonly conn: duckdb.AsyncDuckDBConnection,
-  ) {}
+export class NodeWorkerEngine extends AsyncEngine {
+  protected override readonly resultTable = (require('apache-arrow') as typeof import('apache-arrow')).Table;
 
   /** As NodeEngine.open: `create` opens a NEW file with direct I/O, the only way it reopens with its data. */
   static async open(opts: NodeEngineOptions = {}): Promise<NodeWorkerEngine> {
-    const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), new ThreadWorker() as unknown as globalThis.Worker);
-    try {
-      await db.instantiate(WASM);
-      await db.open({
-        path: opts.path ?? ':memory:',
-        accessMode: duckdb.DuckDBAccessMode.READ_WRITE,
-        useDirectIO: opts.create === true,
-        query: { castBigIntToDouble: false },
-      });
-      const conn = await db.connect();
-      await conn.query(OFFLINE_SETTINGS);
-      return new NodeWorkerEngine(db, conn);
-    } catch (e) {
-      await db.terminate();
-      throw e;
-    }
-  }
-
-  async all<T>(sql: string, params?: Param[]): Promise<T[]> {
-    return tableToRows<T>(await this.arrow(sql, params));
-  }
-
-  async columns(sql: string, params?: Param[]): Promise<unknown[][]> {
-    return tableToColumns(await this.arrow(sql, params));
-  }
-
-  async arrow(sql: string, params?: Param[]): Promise<Table> {
-    if (!params || params.length === 0) return (await this.conn.query(sql)) as unknown as Table;
-    const stmt = await this.conn.prepare(sql);
-    try {
-      return (await stmt.query(...params)) as unknown as Table;
-    } finally {
-      await stmt.close();
-    }
-  }
-
-  async exec(sql: string): Promise<void> {
-    await this.conn.query(sql);
-  }
-
-  async insertArrowIPC(ipc: Uint8Array, t: { schema?: string; name: string; create: boolean }): Promise<void> {
-    await this.conn.insertArrowFromIPCStream(ipc, { name: t.name, schema: t.schema, create: t.create }).catch((e) => {
-      throw readableError(e);
-    });
+    const worker = new ThreadWorker() as unknown as globalThis.Worker;
+    return new NodeWorkerEngine(...(await AsyncEngine.connect(worker, { wasm: WASM, path: opts.path, directIO: opts.create === true })));
   }
 
   async registerFile(name: string, filePath: string): Promise<void> {

@@ -2,8 +2,8 @@ import type { Engine } from '../engine/engine.js';
 import { parseNavParams, parseSearchParams } from '../contract/mf-params.js';
 import { parseFindParams } from '../contract/indicators.js';
 import { dataLastModified } from './mf/freshness.js';
-import { nav } from './mf/nav.js';
-import { search } from './mf/search.js';
+import { navBatch, schemeNav } from './mf/nav.js';
+import { browse } from './mf/search.js';
 import { find } from './indicators/find.js';
 import { series } from './indicators/series.js';
 
@@ -32,9 +32,9 @@ export async function warmUp(engine: Engine, stopped: () => boolean): Promise<vo
     ...(schemes.length
       ? [
           () => dataLastModified(engine),
-          () => nav(engine, parseNavParams([['scheme', schemes[0]]])),
-          () => nav(engine, parseNavParams([['schemes', schemes.join(',')], ['latest', 'true']])),
-          () => search(engine, parseSearchParams([['group', 'equity'], ['plan', 'direct']])),
+          () => schemeNav(engine, parseNavParams([['scheme', schemes[0]]])),
+          () => navBatch(engine, parseNavParams([['schemes', schemes.join(',')], ['latest', 'true']])),
+          () => browse(engine, parseSearchParams([['group', 'equity'], ['plan', 'direct']])),
         ]
       : []),
     ...(ids.length

@@ -3,13 +3,13 @@ import { tableToIPC, type Table } from 'apache-arrow';
 import { createStore, get, update } from 'idb-keyval';
 import { BrowserEngine } from '../engine/browser.js';
 import type { Engine } from '../engine/engine.js';
-import type { DatabaseHost } from '../sync/host.js';
+import type { AttachHost, DatabaseHost } from '../sync/host.js';
 import { rowGroupsHere, type RowGroups } from '../sync/row-groups.js';
 import { webLock, type SyncLock } from '../sync/lock.js';
 import { normalizeState, type StateStore, type StoreState } from '../sync/state.js';
 import { OpfsStorage } from '../storage/opfs.js';
 import { storeName } from '../storage/storage.js';
-import { Store, type AttachHost } from './store.js';
+import { Store } from './store.js';
 
 const opfs = (name: string) => `opfs://${storeName(name)}`;
 

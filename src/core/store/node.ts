@@ -4,10 +4,10 @@ import { NodeEngine } from '../engine/node.js';
 import { NodeWorkerEngine } from '../engine/node-worker.js';
 import type { Engine } from '../engine/engine.js';
 import { FsStorage } from '../storage/fs.js';
-import type { DatabaseHost } from '../sync/host.js';
+import type { AttachHost, DatabaseHost } from '../sync/host.js';
 import { rowGroupsInWorker } from '../sync/node-row-groups.js';
 import type { RowGroups } from '../sync/row-groups.js';
-import { Store, type AttachHost } from './store.js';
+import { Store } from './store.js';
 
 /** The copy of apache-arrow the blocking DuckDB-WASM bundle loads (CommonJS): its tables are of this one. */
 const cjsArrow = createRequire(import.meta.url)('apache-arrow') as typeof import('apache-arrow');

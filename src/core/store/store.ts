@@ -1,6 +1,6 @@
 import type { Engine } from '../engine/engine.js';
 import { SERVICES, type Service } from '../sync/datasets.js';
-import { sqlString, type DatabaseHost } from '../sync/host.js';
+import { sqlString, type AttachHost, type DatabaseHost } from '../sync/host.js';
 import { UserData } from './user.js';
 import { writeChangeTables } from '../changes/tables.js';
 import { newGeneration } from '../engine/generation.js';
@@ -51,13 +51,6 @@ export function statusOf(d: DatasetState): DatasetStatus {
     local_schema_version: d.local_schema_version === undefined ? d.schema_version : d.local_schema_version,
     drift: d.drift ?? [],
   };
-}
-
-/** How an environment makes a store file attachable (Node: a path; browser: a registered OPFS name). */
-export interface AttachHost {
-  attachPath(engine: Engine, name: string): Promise<string>;
-  /** After DETACH: let go of the file so it can be removed or attached again. */
-  forget(engine: Engine, name: string): Promise<void>;
 }
 
 /**
@@ -126,6 +119,7 @@ export class Store {
     for (const alias of order) {
       const have = this.attached.get(alias);
       if (!have || want.get(alias) === have) continue;
+      // eslint-disable-next-line sql/no-interpolated-sql -- the alias is a service name or its _base (SERVICES, baseAlias)
       await this.engine.exec(`DETACH ${alias}`);
       await this.host.forget(this.engine, have);
       this.attached.delete(alias);
@@ -133,6 +127,7 @@ export class Store {
     for (const alias of order.reverse()) {
       const file = want.get(alias);
       if (!file || this.attached.has(alias)) continue;
+      // eslint-disable-next-line sql/no-interpolated-sql -- the alias is a service name or its _base (SERVICES, baseAlias)
       await this.engine.exec(`ATTACH ${sqlString(await this.host.attachPath(this.engine, file))} AS ${alias}`);
       this.attached.set(alias, file);
     }

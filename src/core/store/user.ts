@@ -1,7 +1,7 @@
 import type { Engine } from '../engine/engine.js';
 import type { Storage } from '../storage/storage.js';
-import { sqlString, type DatabaseHost } from '../sync/host.js';
-import type { AttachHost } from './store.js';
+import { sqlString, type AttachHost, type DatabaseHost } from '../sync/host.js';
+import { quoteIdent } from '../sync/names.js';
 
 /** Pointer to the current user database file; replacing it atomically is the switch. */
 export const USER_STATE_FILE = 'user-state.json';
@@ -66,7 +66,7 @@ export class UserData {
         "SELECT table_name AS name FROM duckdb_tables() WHERE database_name = 'user_file'",
       );
       for (const { name } of tables) {
-        await this.engine.exec(`CREATE TABLE user.${ident(name)} AS SELECT * FROM user_file.${ident(name)}`);
+        await this.engine.exec(`CREATE TABLE user.${quoteIdent(name)} AS SELECT * FROM user_file.${quoteIdent(name)}`);
       }
     } finally {
       await this.engine.exec('DETACH user_file');
@@ -91,8 +91,9 @@ export class UserData {
           `SELECT column_name, data_type AS column_type FROM duckdb_columns() WHERE database_name = 'user' AND table_name = ? ORDER BY column_index`,
           [name],
         );
-        await out.exec(`CREATE TABLE ${ident(name)} (${cols.map((c) => `${ident(c.column_name)} ${c.column_type}`).join(', ')})`);
-        const data = await this.engine.arrow(`SELECT * FROM user.${ident(name)}`);
+        // eslint-disable-next-line sql/no-interpolated-sql -- column names quoted, their types from DuckDB's own catalog
+        await out.exec(`CREATE TABLE ${quoteIdent(name)} (${cols.map((c) => `${quoteIdent(c.column_name)} ${c.column_type}`).join(', ')})`);
+        const data = await this.engine.arrow(`SELECT * FROM user.${quoteIdent(name)}`);
         if (data.numRows > 0) await out.insertArrowIPC(this.host.toIPC(data), { name, create: false });
       }
       await out.exec('CHECKPOINT');
@@ -105,9 +106,4 @@ export class UserData {
       await this.storage.remove(`${prev.database}.wal`);
     }
   }
-}
-
-/** Quotes a catalog identifier (table and column names come from DuckDB's own catalog). */
-function ident(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
 }

@@ -27,6 +27,13 @@ export interface DatabaseHost {
   release(engine: Engine): Promise<void>;
 }
 
+/** How an environment makes a store file attachable (Node: a path; browser: a registered OPFS name). */
+export interface AttachHost {
+  attachPath(engine: Engine, name: string): Promise<string>;
+  /** After DETACH: let go of the file so it can be removed or attached again. */
+  forget(engine: Engine, name: string): Promise<void>;
+}
+
 /** A string literal for SQL; paths come from the store (checked names), never from the network. */
 export function sqlString(s: string): string {
   if (s.includes('\0')) throw new Error('NUL in SQL string');

@@ -219,8 +219,10 @@ async function loadTable(
         else if (onBatch) rows += (await engine.all<{ n: number }>(`SELECT count(*) AS n FROM ${STAGE}`))[0].n;
         if (!plan) {
           plan = projection(await describe(engine, STAGE), contractFor(def, table), src.file);
+          // eslint-disable-next-line sql/no-interpolated-sql -- projection() quotes each column and casts to the contract's types
           await engine.exec(`CREATE TABLE ${target} AS SELECT ${plan.select} FROM ${STAGE}`);
         } else {
+          // eslint-disable-next-line sql/no-interpolated-sql -- projection() quotes each column and casts to the contract's types
           await engine.exec(`INSERT INTO ${target} SELECT ${plan.select} FROM ${STAGE}`);
         }
         await engine.exec(`DROP TABLE ${STAGE}`);

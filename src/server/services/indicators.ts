@@ -17,7 +17,7 @@ import {
 } from '../../core/contract/indicators.js';
 import { catalog } from '../../core/services/indicators/catalog.js';
 import { categories } from '../../core/services/indicators/categories.js';
-import { categoryIndicators } from '../../core/services/indicators/category-indicators.js';
+import { categoryIndicators, compactCategoryIndicators } from '../../core/services/indicators/category-indicators.js';
 import { find } from '../../core/services/indicators/find.js';
 import { series, seriesHeaders, seriesTsv } from '../../core/services/indicators/series.js';
 import { downloadFile, localManifest } from '../../core/services/indicators/downloads.js';
@@ -79,6 +79,9 @@ const MENU = CATEGORIES.map((c) => `- ${c.category}: ${c.one_liner}`).join('\n')
 
 /** The unified indicator data service (spec: indicator-api.md) over the local store; `/v2` is its alias (app.ts). */
 export const indicators: ServiceModule = (deps): Service => {
+  // The spec's two shapes of a category's listing, chosen by `compact`.
+  const listing = (category: string, compact: boolean) =>
+    compact ? compactCategoryIndicators(deps.engine, category) : categoryIndicators(deps.engine, category);
   const sendFile = async (reply: FastifyReply, table: string, format: string) => {
     const file = await downloadFile(deps.engine, table, format);
     return reply
@@ -103,11 +106,7 @@ export const indicators: ServiceModule = (deps): Service => {
         summary: summary('/v1/categories/{category}/indicators'),
         ...PARAMS.categoryIndicators,
         validate: true,
-        handler: async (req) =>
-          categoryIndicators(deps.engine, {
-            category: (req.params as { category: string }).category,
-            compact: (req.query as { compact?: boolean }).compact ?? false,
-          }),
+        handler: async (req) => listing((req.params as { category: string }).category, (req.query as { compact?: boolean }).compact ?? false),
       },
       { path: '/find', summary: summary('/v1/find'), ...PARAMS.find, validate: true, handler: async (req) => find(deps.engine, parseFindParams(q(req))) },
       {
@@ -154,7 +153,7 @@ export const indicators: ServiceModule = (deps): Service => {
           category: z.string().describe(`One of: ${CATEGORY_IDS.join(', ')}`),
           compact: z.boolean().optional().describe('Only indicator_id, name, frequency, last_date (default false)'),
         },
-        run: async (args) => categoryIndicators(deps.engine, { category: args.category as string, compact: (args.compact as boolean | undefined) ?? false }),
+        run: async (args) => listing(args.category as string, (args.compact as boolean | undefined) ?? false),
       },
       {
         name: 'find_indicator',

@@ -14,11 +14,12 @@ import {
   parseSchemeNavParams,
   parseSearchParams,
   type NavParams,
+  type SearchParams,
   type ParamSpec,
 } from '../../core/contract/mf-params.js';
 import { catalog, terms } from '../../core/services/mf/catalog.js';
-import { search } from '../../core/services/mf/search.js';
-import { nav } from '../../core/services/mf/nav.js';
+import { browse, quickSearch } from '../../core/services/mf/search.js';
+import { navBatch, schemeNav } from '../../core/services/mf/nav.js';
 import { latestSnapshotCsv } from '../../core/services/mf/snapshot.js';
 import { dataLastModified } from '../../core/services/mf/freshness.js';
 import { planResponse } from '../../core/http/freshness.js';
@@ -68,12 +69,17 @@ const text = (name: string) => z.string().optional().describe(described[name]);
 
 /** The Mutual Fund NAV API (spec: mf-nav-api.md) over the local store. */
 const mf: ServiceModule = (deps): Service => {
+  // The spec's two shapes of each answer, chosen by what was asked: several ids (or `schemes`) the
+  // wrapped batch, one id the bare series; a filter the browse page, a bare `q` the compact list.
+  const nav = (p: NavParams) => (p.wrapped ? navBatch(deps.engine, p) : schemeNav(deps.engine, p));
+  const search = (s: SearchParams) => (s.filtered ? browse(deps.engine, s) : quickSearch(deps.engine, s));
+
   const sendNav = async (req: FastifyRequest, reply: FastifyReply, params: NavParams) => {
     const lastModified = await dataLastModified(deps.engine);
     reply.header('last-modified', lastModified.toUTCString());
     const lastModifiedSeconds = Math.floor(lastModified.getTime() / 1000);
     if (planResponse({ 'if-modified-since': req.headers['if-modified-since'] }, { lastModifiedSeconds }).status === 304) return reply.code(304).send();
-    return reply.send(await nav(deps.engine, params));
+    return reply.send(await nav(params));
   };
 
   const download: Endpoint['handler'] = async (req, reply) => {
@@ -112,7 +118,7 @@ const mf: ServiceModule = (deps): Service => {
     endpoints: [
       { path: '/', summary: 'Catalog: endpoints, schema, limits, examples', querystring: querySchema([]), handler: async () => catalog(deps.engine) },
       { path: '/terms', summary: 'License and terms', querystring: querySchema([]), handler: async () => terms() },
-      { path: '/search', summary: 'Find or browse schemes', querystring: querySchema(SEARCH_PARAMS), handler: async (req) => search(deps.engine, parseSearchParams(pairs(req))) },
+      { path: '/search', summary: 'Find or browse schemes', querystring: querySchema(SEARCH_PARAMS), handler: async (req) => search(parseSearchParams(pairs(req))) },
       { path: '/nav', aliases: NAV_ALIASES, summary: 'NAV history, single or bulk', querystring: querySchema(NAV_PARAMS), handler: async (req, reply) => sendNav(req, reply, parseNavParams(pairs(req))) },
       {
         path: '/schemes/:code/nav',
@@ -149,7 +155,7 @@ const mf: ServiceModule = (deps): Service => {
           limit: z.number().int().optional().describe(described.limit),
           offset: z.number().int().optional().describe(described.offset),
         },
-        run: async (args) => search(deps.engine, parseSearchParams(Object.entries(toQuery(args)))),
+        run: async (args) => search(parseSearchParams(Object.entries(toQuery(args)))),
       },
       {
         name: 'mf_nav',
@@ -161,7 +167,7 @@ const mf: ServiceModule = (deps): Service => {
           to: z.string().optional().describe('Last date, YYYY-MM-DD.'),
           latest: z.boolean().optional().describe('Only the latest NAV in the window.'),
         },
-        run: async (args) => nav(deps.engine, parseNavParams(Object.entries(toQuery(args)))),
+        run: async (args) => nav(parseNavParams(Object.entries(toQuery(args)))),
       },
     ],
     notFound: (url) =>

@@ -1,25 +1,6 @@
 import { backend } from './backend.js';
 import { VERIFY_EVERY_MS, type HistoryOptions } from '../../core/sync/refresh/history.js';
-
-/** The three sources the app syncs from. `npm start` serves config.json naming its embedded publisher. */
-export interface Sources {
-  indicators: string;
-  mf: string;
-  flags: string;
-}
-export type SourceName = keyof Sources;
-export const SOURCE_NAMES: SourceName[] = ['indicators', 'mf', 'flags'];
-export const SOURCE_LABELS: Record<SourceName, string> = {
-  indicators: 'Indicators',
-  mf: 'Mutual-fund NAVs',
-  flags: 'Corporate red flags',
-};
-
-export interface AppConfig {
-  sources: Sources;
-  /** The local REST/MCP server, when `npm start` runs one. */
-  server?: string;
-}
+import type { AppConfig, SourceName, Sources } from './app-config.js';
 
 const KEY = 'almanac-sources';
 

@@ -7,8 +7,8 @@ import type { SyncOutcome } from '../../core/sync/outcome.js';
 import type { StoreState } from '../../core/sync/state.js';
 import type { Channel, DesktopBridge, DesktopInfo } from '../../desktop/channels.js';
 import type { DesktopSettings } from '../../desktop/settings.js';
-import type { AmfiImportResult, Backend, BackendEvent, SyncRequest } from './backend.js';
-import type { AppConfig } from './config.svelte.js';
+import type { AmfiImportResult, Backend, BackendEvent, SyncRequest } from './backend-api.js';
+import type { AppConfig } from './app-config.js';
 import type { ImportResult, Watch, WatchKind, WatchStatus } from '../../core/changes/watches.js';
 import type { Changes } from '../../core/changes/shape.js';
 

@@ -1,8 +1,7 @@
 import type { Engine } from '../../core/engine/engine.js';
 import { backend } from './backend.js';
+import { engineState } from './engine-state.svelte.js';
 
-/** `note`: why it is still starting (another tab holds the store). */
-export const engineState = $state<{ status: 'starting' | 'ready' | 'error'; error?: string; note?: string }>({ status: 'starting' });
 
 let first: Promise<Engine> | undefined;
 

@@ -2,7 +2,7 @@ import type { Service } from '../../core/sync/datasets.js';
 import type { SyncStep } from '../../core/sync/hooks.js';
 import type { SyncEvent } from '../../core/sync/progress.js';
 import type { RateLog } from '../../core/sync/sync.js';
-import type { SyncOutcome, SyncRequest } from './backend.js';
+import type { SyncOutcome, SyncRequest } from './backend-api.js';
 
 /**
  * Test seam of the kill campaign (test/e2e): the sync stops dead the `nth` time it reaches `step`, as

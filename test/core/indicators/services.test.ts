@@ -3,7 +3,7 @@ import type { NodeEngine } from '../../../src/core/engine/node.js';
 import { CATEGORY_IDS, ServiceError } from '../../../src/core/contract/indicators.js';
 import { categories } from '../../../src/core/services/indicators/categories.js';
 import { catalog } from '../../../src/core/services/indicators/catalog.js';
-import { categoryIndicators } from '../../../src/core/services/indicators/category-indicators.js';
+import { categoryIndicators, compactCategoryIndicators } from '../../../src/core/services/indicators/category-indicators.js';
 import { find } from '../../../src/core/services/indicators/find.js';
 import { series, seriesTsv } from '../../../src/core/services/indicators/series.js';
 import { tinyIndicators } from './fixture.js';
@@ -28,14 +28,14 @@ describe('indicator services over DuckDB-WASM with the tiny data attached', () =
 
   it('a listing holds every visible indicator of its category and no other', async () => {
     for (const category of CATEGORY_IDS) {
-      const listing = await categoryIndicators(engine, { category, compact: false });
+      const listing = await categoryIndicators(engine, category);
       const ids = await engine.all<{ indicator_id: string }>(
         'SELECT indicator_id FROM indicators.indicator_config WHERE visible AND category = ? ORDER BY source_category, indicator_id',
         [category],
       );
       expect(listing.indicators.map((i) => i.indicator_id)).toEqual(ids.map((r) => r.indicator_id));
     }
-    await expect(categoryIndicators(engine, { category: 'Markets', compact: true })).rejects.toBeInstanceOf(ServiceError);
+    await expect(compactCategoryIndicators(engine, 'Markets')).rejects.toBeInstanceOf(ServiceError);
   });
 
   it('find ranks an exact id first and treats quotes and wildcards as text', async () => {

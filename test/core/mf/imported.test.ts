@@ -5,7 +5,7 @@ import type { Store } from '../../../src/core/store/store.js';
 import { importedNavs } from '../../../src/core/services/mf/imported.js';
 import { openPriceSource } from '../../../src/core/services/compare/prices.js';
 import { compare } from '../../../src/core/services/compare/compare.js';
-import { nav, type SchemeNav } from '../../../src/core/services/mf/nav.js';
+import { schemeNav } from '../../../src/core/services/mf/nav.js';
 import { parseNavParams } from '../../../src/core/contract/mf-params.js';
 import { bench, type Bench } from '../sync/fixture.js';
 import { amfiDailyFile } from '../../helpers/amfi-file.js';
@@ -53,7 +53,7 @@ describe('imported AMFI NAVs newer than the publisher\'s data (synced tiny mf + 
   it('the days after the publisher\'s last NAV come from the import, marked by their file; the publisher\'s own days stand', async () => {
     expect(last < days[0]).toBe(true);
     const before = await compareTo(days[2]);
-    const scheme = (await nav(store.engine, parseNavParams([['scheme', String(code)]]))) as SchemeNav;
+    const scheme = await schemeNav(store.engine, parseNavParams([['scheme', String(code)]]));
     const row = (n: number) => ({ code, name: scheme.scheme_name, isin, nav: n.toFixed(4) });
     // The publisher's last day again, with another NAV: the publisher's stays.
     await store.user!.mutate((e) => importAmfiText(e, amfiDailyFile(last, [row(lastNav * 2)]), `NAVAll-${last}.txt`));

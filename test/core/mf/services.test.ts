@@ -5,8 +5,8 @@ import { NodeEngine } from '../../../src/core/engine/node.js';
 import { LATEST_COLUMNS } from '../../../src/core/contract/mf.js';
 import { MfError, parseNavParams, parseSchemeNavParams, parseSearchParams } from '../../../src/core/contract/mf-params.js';
 import { isValidIsin } from '../../../src/core/contract/isin.js';
-import { search, type BrowseResponse, type CompactSearchResponse } from '../../../src/core/services/mf/search.js';
-import { nav, type NavBatch, type SchemeNav } from '../../../src/core/services/mf/nav.js';
+import { browse as browseSchemes, quickSearch } from '../../../src/core/services/mf/search.js';
+import { navBatch, schemeNav } from '../../../src/core/services/mf/nav.js';
 import { latestSnapshotCsv } from '../../../src/core/services/mf/snapshot.js';
 import { catalog } from '../../../src/core/services/mf/catalog.js';
 import { TINY_CASES } from '../../../src/gen/mf.js';
@@ -34,9 +34,10 @@ describe('MF services over tiny generated data (DuckDB-WASM)', () => {
   let engine: NodeEngine;
   let latest: LatestRow[];
   const row = (c: number) => latest.find((r) => r.scheme_code === c)!;
-  const searchOf = (s: string) => search(engine, parseSearchParams(qs(s)));
-  const browse = async (s: string) => (await searchOf(s)) as BrowseResponse;
-  const navOf = (s: string) => nav(engine, parseNavParams(qs(s)));
+  const searchOf = (s: string) => quickSearch(engine, parseSearchParams(qs(s)));
+  const browse = (s: string) => browseSchemes(engine, parseSearchParams(qs(s)));
+  const navOf = (s: string) => schemeNav(engine, parseNavParams(qs(s)));
+  const batchOf = (s: string) => navBatch(engine, parseNavParams(qs(s)));
   const failure = async (p: Promise<unknown>) => {
     const e = await p.then(() => null, (x: unknown) => x);
     expect(e).toBeInstanceOf(MfError);
@@ -55,7 +56,7 @@ describe('MF services over tiny generated data (DuckDB-WASM)', () => {
   describe('search', () => {
     it('plain q returns the compact shape with relevance, exact id first, live first within a tier', async () => {
       const target = row(code('both_isins'));
-      const byCode = (await searchOf(`q=${target.scheme_code}`)) as CompactSearchResponse;
+      const byCode = await searchOf(`q=${target.scheme_code}`);
       expect(byCode.results[0]).toEqual({
         scheme_code: target.scheme_code,
         scheme_name: target.scheme_name,
@@ -66,10 +67,10 @@ describe('MF services over tiny generated data (DuckDB-WASM)', () => {
         relevance: 100 + (target.is_active ? 10 : 0),
       });
       expect(Object.keys(byCode)).toEqual(['query', 'count', 'results']);
-      const byIsin2 = (await searchOf(`q=${target.isin2!.toLowerCase()}`)) as CompactSearchResponse;
+      const byIsin2 = await searchOf(`q=${target.isin2!.toLowerCase()}`);
       expect(byIsin2.results[0].scheme_code).toBe(target.scheme_code);
 
-      const res = (await searchOf('q=fund')) as CompactSearchResponse;
+      const res = await searchOf('q=fund');
       expect(res.count).toBeGreaterThan(5);
       const rel = res.results.map((r) => r.relevance);
       expect(rel).toEqual([...rel].sort((a, b) => b - a));
@@ -79,15 +80,15 @@ describe('MF services over tiny generated data (DuckDB-WASM)', () => {
     it('ranks a name prefix above a whole word above a substring', async () => {
       const name = row(code('both_isins')).scheme_name; // e.g. "SBI Bluechip Fund - ..."
       const first = name.split(/\s+/)[0];
-      const res = (await searchOf(`q=${encodeURIComponent(first)}`)) as CompactSearchResponse;
+      const res = await searchOf(`q=${encodeURIComponent(first)}`);
       const hit = res.results.find((r) => r.scheme_code === code('both_isins'))!;
       expect(hit.relevance - (hit.is_active ? 10 : 0)).toBe(80);
       const second = name.split(/\s+/)[1];
-      const res2 = (await searchOf(`q=${encodeURIComponent(second)}`)) as CompactSearchResponse;
+      const res2 = await searchOf(`q=${encodeURIComponent(second)}`);
       const hit2 = res2.results.find((r) => r.scheme_code === code('both_isins'))!;
       expect(hit2.relevance - (hit2.is_active ? 10 : 0)).toBe(60);
       const part = second.slice(1, -1);
-      const res3 = (await searchOf(`q=${encodeURIComponent(part)}`)) as CompactSearchResponse;
+      const res3 = await searchOf(`q=${encodeURIComponent(part)}`);
       const hit3 = res3.results.find((r) => r.scheme_code === code('both_isins'))!;
       expect(hit3.relevance - (hit3.is_active ? 10 : 0)).toBe(40);
     });
@@ -152,7 +153,7 @@ describe('MF services over tiny generated data (DuckDB-WASM)', () => {
   describe('nav', () => {
     it('one id returns the full series as exact decimals, sorted, with the spec fields', async () => {
       const c = code('nav_decimals_3');
-      const s = (await navOf(`scheme=${c}`)) as SchemeNav;
+      const s = await navOf(`scheme=${c}`);
       const [{ n, first, last }] = await engine.all<{ n: number; first: string; last: string }>(
         'SELECT count(*) AS n, min(date) AS first, max(date) AS last FROM mf.nav WHERE scheme_code = ?',
         [c],
@@ -174,11 +175,11 @@ describe('MF services over tiny generated data (DuckDB-WASM)', () => {
         ).map((r) => r.date);
       for (const [since, to] of [['2024-01-01', null], [null, '2024-06-30'], ['2024-01-01', '2024-06-30']] as const) {
         const q = [`scheme=${c}`, since && `since=${since}`, to && `to=${to}`].filter(Boolean).join('&');
-        const s = (await navOf(q)) as SchemeNav;
+        const s = await navOf(q);
         const want = await inWindow(since, to);
         expect(want.length).toBeGreaterThan(10);
         expect(s.data.map((p) => p.date)).toEqual(want);
-        const last = (await navOf(`${q}&latest=true`)) as SchemeNav;
+        const last = await navOf(`${q}&latest=true`);
         expect(last.data.map((p) => p.date)).toEqual([want[want.length - 1]]);
       }
     });
@@ -186,9 +187,9 @@ describe('MF services over tiny generated data (DuckDB-WASM)', () => {
     it('a code, its ISIN and its reinvestment ISIN return the same rows', async () => {
       const r = row(code('both_isins'));
       expect(isValidIsin(r.isin!) && isValidIsin(r.isin2!)).toBe(true);
-      const a = (await navOf(`scheme=${r.scheme_code}&since=2024-01-01`)) as SchemeNav;
-      const b = (await navOf(`isin=${r.isin}&since=2024-01-01`)) as SchemeNav;
-      const c = (await nav(engine, parseSchemeNavParams(r.isin2!.toLowerCase(), qs('since=2024-01-01')))) as SchemeNav;
+      const a = await navOf(`scheme=${r.scheme_code}&since=2024-01-01`);
+      const b = await navOf(`isin=${r.isin}&since=2024-01-01`);
+      const c = await schemeNav(engine, parseSchemeNavParams(r.isin2!.toLowerCase(), qs('since=2024-01-01')));
       expect(a.count).toBeGreaterThan(100);
       expect(b).toEqual(a);
       expect(c).toEqual(a);
@@ -198,12 +199,12 @@ describe('MF services over tiny generated data (DuckDB-WASM)', () => {
       const r = row(code('both_isins'));
       const corrupted = r.isin!.slice(0, 11) + String((Number(r.isin![11]) + 1) % 10);
       const ids = [String(code('weekend_nav')), r.isin!, corrupted, '999999', 'not-an-id'];
-      const b = (await navOf(`schemes=${ids.join(',')}&since=2026-10-01`)) as NavBatch;
+      const b = await batchOf(`schemes=${ids.join(',')}&since=2026-10-01`);
       expect(Object.keys(b.schemes)).toEqual([ids[0], ids[1]]);
       expect(b.schemes[r.isin!].scheme_code).toBe(r.scheme_code);
       expect(b.not_found).toEqual([corrupted, '999999', 'not-an-id']);
       expect(b.not_found_reasons).toEqual({ [corrupted]: 'corrupted_isin', '999999': 'unknown_scheme', 'not-an-id': 'malformed_identifier' });
-      const single = (await navOf(`schemes=${code('weekend_nav')}`)) as NavBatch;
+      const single = await batchOf(`schemes=${code('weekend_nav')}`);
       expect(Object.keys(single)).toEqual(['schemes', 'not_found', 'not_found_reasons']);
     });
 
@@ -218,32 +219,32 @@ describe('MF services over tiny generated data (DuckDB-WASM)', () => {
 
     it('windows, empty windows, latest and latest as of a date', async () => {
       const c = code('both_isins');
-      const w = (await navOf(`scheme=${c}&since=2024-03-01&to=2024-03-31`)) as SchemeNav;
+      const w = await navOf(`scheme=${c}&since=2024-03-01&to=2024-03-31`);
       expect(w.count).toBeGreaterThan(15);
       expect(w.data.every((p) => p.date >= '2024-03-01' && p.date <= '2024-03-31')).toBe(true);
-      const empty = (await navOf(`scheme=${c}&since=2099-01-01`)) as SchemeNav;
+      const empty = await navOf(`scheme=${c}&since=2099-01-01`);
       expect(empty).toMatchObject({ count: 0, data: [], first_available_date: w.first_available_date });
       expect(empty.latest_available_date).toBe(row(c).last_date);
       expect(empty.notes?.[0]).toMatch(/No NAV from 2099-01-01/);
-      const lt = (await navOf(`scheme=${c}&latest=true`)) as SchemeNav;
+      const lt = await navOf(`scheme=${c}&latest=true`);
       expect(lt.data).toEqual([{ date: row(c).last_date, nav: row(c).nav }]);
-      const asOf = (await navOf(`scheme=${c}&latest=true&to=2024-03-31`)) as SchemeNav;
+      const asOf = await navOf(`scheme=${c}&latest=true&to=2024-03-31`);
       expect(asOf.data).toEqual([w.data[w.data.length - 1]]);
     });
 
     it('liquid funds carry weekend NAVs', async () => {
-      const s = (await navOf(`scheme=${code('weekend_nav')}&since=2025-01-01&to=2025-03-31`)) as SchemeNav;
+      const s = await navOf(`scheme=${code('weekend_nav')}&since=2025-01-01&to=2025-03-31`);
       const weekend = s.data.filter((p) => [0, 6].includes(new Date(`${p.date}T00:00:00Z`).getUTCDay()));
       expect(weekend.length).toBeGreaterThan(10);
     });
 
     it('flags a final NAV of 0.00 on a matured scheme as end of life, keeping the row', async () => {
       const c = code('zero_final_nav');
-      const s = (await navOf(`scheme=${c}`)) as SchemeNav;
+      const s = await navOf(`scheme=${c}`);
       expect(s).toMatchObject({ is_active: false, end_of_life: true });
       expect(s.data[s.data.length - 1].nav).toBe(0);
       expect(s.notes!.join(' ')).toMatch(/0\.00 .* end of the scheme's life, not a price/);
-      const live = (await navOf(`scheme=${code('both_isins')}&latest=true`)) as SchemeNav;
+      const live = await navOf(`scheme=${code('both_isins')}&latest=true`);
       expect(live).toMatchObject({ end_of_life: false });
       expect(live.notes).toBeUndefined();
     });
@@ -252,7 +253,7 @@ describe('MF services over tiny generated data (DuckDB-WASM)', () => {
       const olds = TINY_CASES.merger_old;
       const news = TINY_CASES.merger_new;
       for (const o of olds) {
-        const s = (await navOf(`scheme=${o}`)) as SchemeNav;
+        const s = await navOf(`scheme=${o}`);
         expect(s.is_active).toBe(false);
         expect(s.continued_as?.length, `successor of ${o}`).toBe(1);
         const succ = s.continued_as![0];
@@ -265,7 +266,7 @@ describe('MF services over tiny generated data (DuckDB-WASM)', () => {
       const others = latest.filter((r) => !r.is_active && !olds.includes(r.scheme_code)).map((r) => r.scheme_code);
       expect(others.length).toBeGreaterThan(3);
       for (let i = 0; i < others.length; i += 50) {
-        const b = (await navOf(`schemes=${others.slice(i, i + 50).join(',')}&latest=true`)) as NavBatch;
+        const b = await batchOf(`schemes=${others.slice(i, i + 50).join(',')}&latest=true`);
         for (const s of Object.values(b.schemes)) expect(s.continued_as, String(s.scheme_code)).toBeUndefined();
       }
     });

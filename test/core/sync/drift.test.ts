@@ -8,7 +8,7 @@ import type { Drift } from '../../../src/gen/options.js';
 import { startPublisher, type Publisher } from '../../../src/publisher/server.js';
 import { openStore } from '../../../src/core/store/node.js';
 import type { Store, DatasetStatus } from '../../../src/core/store/store.js';
-import { nav, type SchemeNav } from '../../../src/core/services/mf/nav.js';
+import { schemeNav } from '../../../src/core/services/mf/nav.js';
 import { catalog } from '../../../src/core/services/mf/catalog.js';
 import { parseNavParams } from '../../../src/core/contract/mf-params.js';
 import { SCHEMA_VERSION } from '../../../src/core/contract/mf.js';
@@ -43,7 +43,7 @@ async function answers(store: Store) {
   );
   const [latest] = await store.engine.all<{ n: number; asof: string }>('SELECT count(*) AS n, max(nav_date) AS asof FROM mf.latest');
   const [{ code }] = await store.engine.all<{ code: number }>('SELECT min(scheme_code) AS code FROM mf.latest WHERE is_active');
-  const scheme = (await nav(store.engine, parseNavParams([['scheme', String(code)]]))) as SchemeNav;
+  const scheme = await schemeNav(store.engine, parseNavParams([['scheme', String(code)]]));
   return { nav: nav1, latest, scheme: { keys: Object.keys(scheme).sort(), row: Object.keys(scheme.data[0]).sort(), count: scheme.count } };
 }
 

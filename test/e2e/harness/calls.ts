@@ -5,12 +5,12 @@
  */
 import type { Engine } from '../../../src/core/engine/engine.js';
 import { categories } from '../../../src/core/services/indicators/categories.js';
-import { categoryIndicators } from '../../../src/core/services/indicators/category-indicators.js';
+import { compactCategoryIndicators } from '../../../src/core/services/indicators/category-indicators.js';
 import { find } from '../../../src/core/services/indicators/find.js';
 import { series } from '../../../src/core/services/indicators/series.js';
 import { parseFindParams, parseSeriesParams } from '../../../src/core/contract/indicators.js';
-import { search } from '../../../src/core/services/mf/search.js';
-import { nav } from '../../../src/core/services/mf/nav.js';
+import { quickSearch } from '../../../src/core/services/mf/search.js';
+import { schemeNav } from '../../../src/core/services/mf/nav.js';
 import { parseNavParams, parseSearchParams } from '../../../src/core/contract/mf-params.js';
 import { companyScorecard, scorecard } from '../../../src/core/services/flags/scorecard.js';
 import { companyData } from '../../../src/core/services/flags/company.js';
@@ -26,7 +26,7 @@ async function someIds(e: Engine, n: number): Promise<string[]> {
   const menu = await categories(e, { baseUrl: 'http://local' });
   const ids: string[] = [];
   for (const c of menu.categories) {
-    const listing = await categoryIndicators(e, { category: c.category, compact: true });
+    const listing = await compactCategoryIndicators(e, c.category);
     ids.push(...listing.indicators.slice(0, 2).map((i) => i.indicator_id));
     if (ids.length >= n) break;
   }
@@ -34,7 +34,7 @@ async function someIds(e: Engine, n: number): Promise<string[]> {
 }
 
 async function firstScheme(e: Engine): Promise<string> {
-  const r = (await search(e, parseSearchParams([['q', 'Fund'], ['limit', '1']]))) as unknown as { results: { scheme_code: number }[] };
+  const r = await quickSearch(e, parseSearchParams([['q', 'Fund'], ['limit', '1']]));
   return String(r.results[0].scheme_code);
 }
 
@@ -49,8 +49,8 @@ export const CALLS: Record<string, (engine: Engine) => Promise<unknown>> = {
   'indicators series (mixed ids)': async (e) => series(e, parseSeriesParams({ ids: (await someIds(e, 6)).join(',') })),
   'indicators series (range, tsv)': async (e) =>
     series(e, parseSeriesParams({ ids: (await someIds(e, 3)).join(','), from: '2015-01-01', to: '2020-12-31', format: 'tsv' })),
-  'mf search': (e) => search(e, parseSearchParams([['q', 'HDFC'], ['limit', '25']])),
-  'mf nav': async (e) => nav(e, parseNavParams([['scheme', await firstScheme(e)]])),
+  'mf search': (e) => quickSearch(e, parseSearchParams([['q', 'HDFC'], ['limit', '25']])),
+  'mf nav': async (e) => schemeNav(e, parseNavParams([['scheme', await firstScheme(e)]])),
   'flags scorecard': (e) => scorecard(e, ok(validateScorecardParams({ limit: '20' }))),
   'flags company': async (e) => companyData(e, ok(validateCompanyParams(await topCompany(e), {}))),
   'flags company scorecard': async (e) => companyScorecard(e, ok(validateCompanyScorecardParams(await topCompany(e), {}))),

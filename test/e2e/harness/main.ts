@@ -3,7 +3,7 @@
  * without its views, driven by page.evaluate through `window.harness`.
  */
 import { BrowserBackend } from '../../../src/ui/lib/browser-backend.js';
-import type { SyncRequest } from '../../../src/ui/lib/backend.js';
+import type { SyncRequest } from '../../../src/ui/lib/backend-api.js';
 import type { PauseAt } from '../../../src/ui/lib/sync-protocol.js';
 import type { SyncEvent } from '../../../src/core/sync/progress.js';
 import type { FormatChoice, Service } from '../../../src/core/sync/datasets.js';

@@ -74,6 +74,7 @@ function quantile(sorted: string, q: number): string {
  * side by side (UNION ALL BY NAME, one row per part and symbol) for computeMetricRows to put together. The request is read from
  * the temp table `compare_request`, its symbols distinct and in slot order.
  */
+/* eslint-disable sql/no-interpolated-sql -- perSlot() and quantile() build fixed SQL from a slot number and literal arguments alone */
 export const METRICS_SQL = /* sql */ `
 WITH
 p AS (SELECT * FROM compare_request),
@@ -275,6 +276,7 @@ UNION ALL BY NAME FROM two
 UNION ALL BY NAME FROM ddstat
 UNION ALL BY NAME FROM cal
 `;
+/* eslint-enable sql/no-interpolated-sql */
 
 export type MetricsRow = Record<string, unknown> & {
   symbol: string;

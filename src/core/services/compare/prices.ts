@@ -109,6 +109,7 @@ export async function openPriceSource(engine: Engine): Promise<PriceSource> {
   const body = union(present.map((s) => select(s)));
   // replaced only when it changes: a catalog change makes DuckDB re-plan every kept statement over it
   if (views.get(engine) !== body) {
+    // eslint-disable-next-line sql/no-interpolated-sql -- the view's body is built from the fixed source relations above, no user value
     await engine.exec(`CREATE OR REPLACE TEMP VIEW ${VIEW} AS\n${body}`);
     views.set(engine, body);
   }
@@ -128,6 +129,7 @@ export interface ListedSymbol {
 export async function listedSymbols(engine: Engine, source: PriceSource): Promise<ListedSymbol[]> {
   if (!source.tables.some((t) => BENCHMARK_TABLES.has(t))) return [];
   const rows = await engine.all<{ symbol: string; prio: number }>(
+    // eslint-disable-next-line sql/no-interpolated-sql -- the relation is one of the fixed price sources above
     `SELECT symbol, min(prio) AS prio FROM ${source.relation} WHERE prio <= 2 GROUP BY symbol ORDER BY symbol LIMIT 200`,
   );
   return rows.map((r) => ({ symbol: r.symbol, origin: r.prio === 1 ? 'imported' : 'market' }));

@@ -22,20 +22,24 @@ FROM indicators.indicator_config
 WHERE visible AND category = ?
 ORDER BY source_category, indicator_id`;
 
-/** GET /v1/categories/{category}/indicators. An unknown category is a 404 naming the valid ones. */
-export async function categoryIndicators(
-  engine: Engine,
-  p: { category: string; compact: boolean },
-): Promise<CategoryListing> {
-  if (!isCategoryId(p.category)) {
-    throw new ServiceError(404, `Unknown category '${p.category}'. Valid categories: ${CATEGORY_IDS.join(', ')}.`, {
+/** GET /v1/categories/{category}/indicators: the full rows. An unknown category is a 404 naming the valid ones. */
+export function categoryIndicators(engine: Engine, category: string): Promise<CategoryListing<IndicatorRow>> {
+  return listing<IndicatorRow>(engine, category, false);
+}
+
+/** The same with `compact=true`: id, name, frequency and last date only. */
+export function compactCategoryIndicators(engine: Engine, category: string): Promise<CategoryListing<CompactIndicatorRow>> {
+  return listing<CompactIndicatorRow>(engine, category, true);
+}
+
+async function listing<Row extends IndicatorRow | CompactIndicatorRow>(engine: Engine, category: string, compact: boolean): Promise<CategoryListing<Row>> {
+  if (!isCategoryId(category)) {
+    throw new ServiceError(404, `Unknown category '${category}'. Valid categories: ${CATEGORY_IDS.join(', ')}.`, {
       valid_categories: [...CATEGORY_IDS],
       hint: 'GET /v1/categories lists them with one-line summaries; GET /v1/find searches across all of them.',
     });
   }
-  const meta = CATEGORIES.find((c) => c.category === p.category)!;
-  const indicators = p.compact
-    ? await engine.all<CompactIndicatorRow>(CATEGORY_INDICATORS_COMPACT_SQL, [p.category])
-    : await engine.all<IndicatorRow>(CATEGORY_INDICATORS_SQL, [p.category]);
-  return { ...meta, count: indicators.length, compact: p.compact, indicators };
+  const meta = CATEGORIES.find((c) => c.category === category)!;
+  const indicators = await engine.all<Row>(compact ? CATEGORY_INDICATORS_COMPACT_SQL : CATEGORY_INDICATORS_SQL, [category]);
+  return { ...meta, count: indicators.length, compact, indicators };
 }

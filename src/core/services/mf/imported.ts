@@ -31,6 +31,7 @@ export async function importedNavs(engine: Engine, schemeCode: number): Promise<
   const [{ amfi, latest }] = await engine.all<{ amfi: number; latest: number }>(TABLES_SQL);
   if (amfi === 0) return [];
   return engine.all<ImportedNav>(
+    // eslint-disable-next-line sql/no-interpolated-sql -- a fixed statement chosen by whether mf.latest exists
     `SELECT date, nav, source_file FROM (${importedNavsSql(latest > 0)}) WHERE scheme_code = ? ORDER BY date`,
     [schemeCode],
   );

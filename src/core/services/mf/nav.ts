@@ -68,15 +68,18 @@ ORDER BY r.scheme_code`;
   return { sql, params };
 }
 
-export async function nav(engine: Engine, params: NavParams): Promise<SchemeNav | NavBatch> {
+/** GET /nav with one id in `scheme`: that scheme's series; an id that names no scheme is a 404. */
+export async function schemeNav(engine: Engine, params: NavParams): Promise<SchemeNav> {
+  const [r] = await resolveSchemes(engine, params.ids);
+  if (!r.ok) throw new MfError(schemeNotFound(r.id, r.kind));
+  return (await navSeries(engine, [r.scheme], params)).get(r.scheme.scheme_code)!;
+}
+
+/** GET /nav with `schemes` (the wrapped shape): each id's series, and the ids not found with why. */
+export async function navBatch(engine: Engine, params: NavParams): Promise<NavBatch> {
   const resolved = await resolveSchemes(engine, params.ids);
-  if (!params.wrapped) {
-    const r = resolved[0];
-    if (!r.ok) throw new MfError(schemeNotFound(r.id, r.kind));
-  }
   const schemes = [...new Map(resolved.flatMap((r) => (r.ok ? [[r.scheme.scheme_code, r.scheme] as const] : []))).values()];
   const series = await navSeries(engine, schemes, params);
-  if (!params.wrapped) return series.get(schemes[0].scheme_code)!;
   const batch: NavBatch = { schemes: {}, not_found: [], not_found_reasons: {} };
   for (const r of resolved) {
     if (r.ok) batch.schemes[r.id] = series.get(r.scheme.scheme_code)!;

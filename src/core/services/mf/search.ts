@@ -266,15 +266,20 @@ export interface BrowseResponse {
   valid_values?: Partial<Record<(typeof BROWSE_VOCABULARY_FILTERS)[number], string[]>>;
 }
 
-export async function search(engine: Engine, s: SearchParams): Promise<CompactSearchResponse | BrowseResponse> {
+/** GET /search with `q` and no filter (`s.filtered` false): the compact shape, best matches first. */
+export async function quickSearch(engine: Engine, s: SearchParams): Promise<CompactSearchResponse> {
+  const statement = searchSql(s);
+  const rows = await engine.all<RichResult>(statement.sql, statement.params);
+  const results = rows.map(({ scheme_code, scheme_name, isin, isin2, category_sub, is_active, relevance }) => ({
+    scheme_code, scheme_name, isin, isin2, category_sub, is_active, relevance: relevance!,
+  }));
+  return { query: s.q!, count: results.length, results };
+}
+
+/** GET /search with a filter (`s.filtered`): the browse shape, a page of full rows with the total. */
+export async function browse(engine: Engine, s: SearchParams): Promise<BrowseResponse> {
   const statement = searchSql(s);
   const rows = await engine.all<RichResult & { total_matches: number }>(statement.sql, statement.params);
-  if (!s.filtered) {
-    const results = rows.map(({ scheme_code, scheme_name, isin, isin2, category_sub, is_active, relevance }) => ({
-      scheme_code, scheme_name, isin, isin2, category_sub, is_active, relevance: relevance!,
-    }));
-    return { query: s.q!, count: results.length, results };
-  }
   // An empty first page means no match; only a page past the end needs the count on its own.
   const count = searchCountSql(s);
   const total = rows.length > 0 ? rows[0].total_matches : s.offset === 0 ? 0 : (await engine.all<{ n: number }>(count.sql, count.params))[0].n;

@@ -63,6 +63,7 @@ export function overlay(spec: OverlaySpec): Overlay {
       const defs = spec.columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ');
       const deltas = [...spec.deltas];
       if (spec.fresh) deltas.push(await writeFresh(ctx, spec, spec.fresh, loaded));
+      // eslint-disable-next-line sql/no-interpolated-sql -- defs: quoted column names with the contract's types
       await engine.exec(`CREATE TABLE ${ALL} (${defs})`);
       for (const d of deltas) {
         const bytes = new Uint8Array(await (await ctx.storage.blob(d.store)).arrayBuffer());
@@ -72,7 +73,9 @@ export function overlay(spec: OverlaySpec): Overlay {
       // Deltas only add keys the base lacks (a revision comes whole), so a key twice shows in the count below.
       await engine.exec(`CREATE TABLE ${DELTA_TABLE} AS SELECT * FROM ${ALL} ORDER BY scheme_code, "date"; DROP TABLE ${ALL}`);
       const alias = baseAlias(spec.service);
+      // eslint-disable-next-line sql/no-interpolated-sql -- alias: baseAlias() of a service name; defs: quoted columns, the contract's types
       await engine.exec(`ATTACH ':memory:' AS ${alias}; CREATE TABLE ${alias}.main.nav (${defs})`);
+      // eslint-disable-next-line sql/no-interpolated-sql -- alias: baseAlias() of a service name
       await engine.exec(`CREATE VIEW nav AS SELECT * FROM ${alias}.main.nav UNION ALL SELECT * FROM ${DELTA_TABLE}; DETACH ${alias}`);
       const [{ n }] = await engine.all<{ n: number }>(`SELECT count(*) AS n FROM ${DELTA_TABLE}`);
       const rows = spec.base_rows + n;
