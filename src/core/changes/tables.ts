@@ -4,12 +4,11 @@
  * ask them like any data: `SELECT * FROM almanac.revisions WHERE indicator_id = ?`.
  *
  * The JSON files (changes.json, revisions.json) stay the truth: these tables are copies, rebuilt when
- * the files changed (Store.refresh), so a statement that alters them alters nothing kept. Rows travel
- * as Arrow data, never as SQL text, and every value is checked for its type first: what does not fit
+ * the files changed (Store.refresh), so a statement that alters them alters nothing kept. Every value
+ * is checked for its type, then bound as a parameter, never written into SQL text: what does not fit
  * (a hand-edited file) becomes NULL rather than a failed store open.
  */
-import { Float64, Table, Utf8, tableToIPC, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
-import type { Engine } from '../engine/engine.js';
+import type { Engine, Param } from '../engine/engine.js';
 import type { Storage } from '../storage/storage.js';
 import { CHANGES_FILE, readLog, readRevisions, REVISIONS_FILE, type RevisionRow } from './log.js';
 import type { KeptChanges } from './shape.js';
@@ -18,10 +17,8 @@ export const CHANGES_SCHEMA = 'almanac';
 
 type Kind = 'text' | 'date' | 'time' | 'num' | 'int';
 
-/** Each table's columns: the SQL type, and how a JSON value is checked and carried as Arrow. */
+/** Each table's columns: the SQL type a JSON value is checked for and cast to. */
 const SQL_TYPE: Record<Kind, string> = { text: 'VARCHAR', date: 'DATE', time: 'TIMESTAMP', num: 'DOUBLE', int: 'BIGINT' };
-const ARROW: Record<Kind, () => DataType> = { text: () => new Utf8(), date: () => new Utf8(), time: () => new Utf8(), num: () => new Float64(), int: () => new Float64() };
-
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -96,19 +93,19 @@ const TABLES: TableDef[] = [
   },
 ];
 
-/** Staging name for one table's Arrow rows before they are cast into place. */
-const STAGE = '_almanac_rows';
+/** Rows per INSERT: each value a bound parameter, a few hundred per statement. */
+const BATCH = 100;
 
 async function writeTable(engine: Engine, def: TableDef, rows: Rows): Promise<void> {
   const target = `${CHANGES_SCHEMA}.${def.name}`;
   const cols = def.columns.map(([n, k]) => `"${n}" ${SQL_TYPE[k]}`).join(', ');
   await engine.exec(`CREATE OR REPLACE TABLE ${target} (${cols})`);
-  if (rows.length === 0) return;
-  const vectors: Record<string, Vector> = {};
-  for (const [n, k] of def.columns) vectors[n] = vectorFromArray(rows.map((r) => checked(k, r[n])), ARROW[k]());
-  await engine.insertArrowIPC(tableToIPC(new Table(vectors), 'stream'), { name: STAGE, create: true });
-  const select = def.columns.map(([n, k]) => `CAST("${n}" AS ${SQL_TYPE[k]})`).join(', ');
-  await engine.exec(`INSERT INTO ${target} SELECT ${select} FROM main.${STAGE}; DROP TABLE main.${STAGE}`);
+  const tuple = `(${def.columns.map(([, k]) => `CAST(? AS ${SQL_TYPE[k]})`).join(', ')})`;
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const part = rows.slice(i, i + BATCH);
+    const params: Param[] = part.flatMap((r) => def.columns.map(([n, k]) => checked(k, r[n])));
+    await engine.all(`INSERT INTO ${target} VALUES ${part.map(() => tuple).join(', ')}`, params);
+  }
 }
 
 /**
