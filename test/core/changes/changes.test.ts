@@ -254,7 +254,7 @@ describe('changes at a sync equal an independent diff of two stores', () => {
     } finally {
       await store.close();
     }
-  });
+  }, 180_000);
 
   it('a cancelled sync records nothing, though it switched a dataset before it stopped; nor does a failed one', async () => {
     const bytes = (name: string) => fs.readFileSync(path.join(b.storeDir, name), 'utf8');
@@ -284,7 +284,7 @@ describe('changes at a sync equal an independent diff of two stores', () => {
     expect(failed.summary.errors.length).toBe(SERVICES.length);
     expect(failed.changes).toBeNull();
     expect([bytes(CHANGES_FILE), bytes(REVISIONS_FILE)]).toEqual(kept);
-  });
+  }, 300_000);
 
   it('watches: the imported unknown scheme stays pending and says so; the others are active', async () => {
     const store = await openStore(b.storeDir);
