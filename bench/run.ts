@@ -25,6 +25,8 @@ import { parseArgs } from '../src/cli/args.js';
 import { SERVICES, type Service } from '../src/core/sync/datasets.js';
 import { openStore } from '../src/core/store/node.js';
 import { addWatch, type WatchKind } from '../src/core/changes/watches.js';
+import { changesSince } from '../src/core/changes/log.js';
+import { writeChangeTables } from '../src/core/changes/tables.js';
 import type { Engine } from '../src/core/engine/engine.js';
 import { startPublisher } from '../src/publisher/server.js';
 import type { Scale } from '../src/gen/options.js';
@@ -33,7 +35,7 @@ import { mfBenchCases } from './mf.js';
 import { benchCompare } from './compare.js';
 import { indicatorBenchCases, flagsBenchCases } from './cases.js';
 import { httpCases } from './http.js';
-import { interleaved, measure, printTable, ratio, stats, warmUp, writeResults, type BenchResult, type Stats } from './lib.js';
+import { interleaved, measure, printTable, ratio, stats, time, warmUp, writeResults, type BenchResult, type Stats } from './lib.js';
 import { renderPerformanceDoc, svgChart } from './report.js';
 import { chromiumCases, type ChildResult, type ChromiumRun } from './chromium.js';
 import { oneDayCases } from './refresh.js';
@@ -237,13 +239,56 @@ async function changesCase(): Promise<BenchResult[]> {
   } finally {
     await publisher.close();
   }
-  const { syncMs, compareMs, baselineMs, watched } = r as unknown as { syncMs: number; compareMs: number; baselineMs: number; watched: number };
-  const share = compareMs / (syncMs - compareMs);
-  const own = Math.max(0, compareMs - baselineMs);
-  const note = `sync of generation ${JSON.stringify((r as { generations?: unknown }).generations)} ${Math.round(syncMs)} ms, of which comparing ${Math.round(compareMs)} ms; ${watched} watched items changed`;
+  type Spent = { wall: number; cpu: number };
+  const { sync: whole, compare, baseline, watchedAgain, engineStart, watched } = r as unknown as Record<'sync' | 'compare' | 'baseline' | 'watchedAgain' | 'engineStart', Spent> & { watched: number };
+  // Asking afterwards: the answer the three doors give, and the SQL tables each store open rebuilds.
+  const kept = await openStore(storeDir);
+  let answerMs: Stats;
+  let tablesMs: Stats;
+  try {
+    const state = await kept.state();
+    answerMs = await time(() => changesSince(kept.storage, state, '2000-01-01'), repeats);
+    tablesMs = await time(() => writeChangeTables(kept.engine, kept.storage, null), repeats);
+  } finally {
+    await kept.close();
+  }
+  // CPU time decides (this process, all threads): on the shared machine the wall time measures the scheduler.
+  const share = compare.cpu / (whole.cpu - compare.cpu);
+  const own = Math.max(0, watchedAgain.cpu - baseline.cpu);
+  const ms = (n: number) => Math.round(n);
+  const note =
+    `sync of generation ${JSON.stringify((r as { generations?: unknown }).generations)}: ${ms(whole.cpu)} ms CPU (${ms(whole.wall)} ms wall), ` +
+    `of which comparing ${ms(compare.cpu)} ms CPU (${ms(compare.wall)} ms wall; wall share ${(compare.wall / (whole.wall - compare.wall)).toFixed(3)}), ` +
+    `including one engine start (${ms(engineStart.cpu)} ms CPU measured after) and the first use of the comparing SQL in this process; ` +
+    `${watched} watched items changed; load ${os.loadavg()[0].toFixed(1)}`;
   return [
-    { case: 'changes at a sync: share of the sync', unit: 'x', almanac: Math.round(share * 1000) / 1000, target: '<= 0.10 (10 % of the sync without it)', met: share <= 0.1, note, detail: r },
-    { case: 'changes at a sync: 100 watched items', unit: 'ms', almanac: Math.round(own), target: '<= 1000 ms', met: own <= 1000, note: `the comparisons with 100 watches minus the same without (${Math.round(baselineMs)} ms)` },
+    {
+      case: 'changes at a sync: comparing vs the rest of the sync',
+      unit: 'ms',
+      measure: 'cpu',
+      almanac: ms(compare.cpu),
+      reference: { name: 'the same sync without the comparing, same process', value: ms(whole.cpu - compare.cpu) },
+      wall: { almanac: stats([compare.wall]), reference: stats([whole.wall - compare.wall]) },
+      ratio: Math.round(share * 1000) / 1000,
+      target: '<= 0.10x (10 % of the sync without it)',
+      met: share <= 0.1,
+      note,
+      detail: r,
+    },
+    {
+      case: 'changes at a sync: 100 watched items',
+      unit: 'ms',
+      measure: 'cpu',
+      almanac: ms(own),
+      reference: { name: 'the same comparisons without watches, alternating with them', value: ms(baseline.cpu) },
+      target: '<= 1000 ms (the comparisons with 100 watches minus the same without)',
+      met: own <= 1000,
+      note:
+        `each switch compared again 3 times alternating, without watches and with the same 100 (${ms(watchedAgain.cpu)} ms CPU), medians summed over the switches; ` +
+        `as run first in the process: ${ms(compare.cpu)} ms CPU with watches, so at most ${ms(Math.max(0, compare.cpu - baseline.cpu))} ms for the watches and compiling both`,
+    },
+    { case: 'changes answer, 100 watches (every kept sync merged)', unit: 'ms', almanac: answerMs, target: '<= 1000 ms', met: answerMs.median <= 1000, note: 'changesSince, what `changes --json --since`, GET /almanac/v1/changes and whats_new return (wall)' },
+    { case: 'changes as SQL: almanac.* tables rebuilt (at store open)', unit: 'ms', almanac: tablesMs, note: 'writeChangeTables from changes.json and revisions.json (wall)' },
   ];
 }
 

@@ -52,7 +52,11 @@ describe.skipIf(!hasChromium)("What's new e2e (built app, publisher on 127.0.0.1
     await page.goto(`${stack.app.url}#/data`);
     await syncButton(page).click();
     await page.getByRole('progressbar').first().waitFor({ timeout: 30_000 });
-    await syncButton(page).waitFor({ timeout: 240_000 });
+    await syncButton(page)
+      .waitFor({ timeout: 240_000 })
+      .catch((e: Error) => {
+        throw new Error(`${e.message}\nconsole errors: ${stack.s.errors.join('\n') || 'none'}`);
+      });
     const badge = page.getByTestId('news-badge');
     await badge.waitFor({ timeout: 30_000 });
     expect(Number(await badge.textContent())).toBeGreaterThanOrEqual(1);

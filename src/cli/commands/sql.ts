@@ -5,7 +5,7 @@ import type { Command } from './command.js';
 
 const command: Command = {
   name: 'sql',
-  summary: 'run SQL over the local databases (indicators.*, mf.*, flags.*)',
+  summary: 'run SQL over the local databases (indicators.*, mf.*, flags.*; almanac.* what the syncs changed)',
   usage: 'npm run cli -- sql --data DIR [--json|--csv] "SELECT ..."',
   async run(args: Args) {
     // The flag parser binds the next word to a flag, so `--json "SELECT …"` arrives as json = the SQL.

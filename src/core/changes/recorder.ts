@@ -10,7 +10,7 @@
  */
 import type { Engine } from '../engine/engine.js';
 import type { Storage } from '../storage/storage.js';
-import type { Service } from '../sync/datasets.js';
+import { SERVICES, type Service } from '../sync/datasets.js';
 import { sqlString, type AttachHost, type DatabaseHost } from '../sync/host.js';
 import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/state.js';
 import { sync, type SyncOptions } from '../sync/sync.js';
@@ -50,6 +50,12 @@ function firstSync(after: DatasetState): ServiceChanges {
   if (after.service === 'mf') return { new_navs: rows('nav') };
   if (after.service === 'indicators') return { new_indicator_points: rows('macro_indicators'), revised_indicator_points: 0 };
   return { new_flag_rows: Object.fromEntries(Object.keys(after.tables).map((t) => [t, rows(t)])) };
+}
+
+/** Node's comparing engine for one sync: `onSwitch` at each switch, `close` when the sync ends. */
+export interface Scratch {
+  onSwitch(service: Service, after: DatasetState): Promise<void>;
+  close(): Promise<void>;
 }
 
 export class ChangeRecorder {
@@ -109,25 +115,35 @@ export class ChangeRecorder {
 
   /**
    * Node's `onSwitch` (no store open): both steps in a plain scratch engine, the old generation
-   * attached, read and let go of before the new one is attached.
+   * attached, read and let go of before the new one is attached, and the new one let go of before the
+   * sync goes on, so that between switches the engine holds no file (hazard 6: the next dataset's
+   * builder opens files in this thread). One engine serves every switch of a sync: starting one costs
+   * ~1.5-2 s of CPU, more than a comparison at demo scale (docs/changes.md). `close` ends it.
    */
-  inScratch(host: DatabaseHost & AttachHost): (service: Service, after: DatasetState) => Promise<void> {
-    return async (service, after) => {
+  inScratch(host: DatabaseHost & AttachHost): Scratch {
+    let engine: Engine | null = null;
+    const close = async () => {
+      const open = engine;
+      engine = null;
+      await open?.close();
+    };
+    const onSwitch = async (service: Service, after: DatasetState) => {
       const before = this.before.datasets[service];
       if (!before) return this.first(after);
-      const engine = await host.scratch();
       try {
+        engine ??= await host.scratch();
         await attach(engine, host, before);
         await this.beforeSwitch(service, engine);
         await detach(engine, host, before);
         await attach(engine, host, after);
         await this.afterSwitch(service, after, engine);
+        await detach(engine, host, after);
       } catch (e) {
         this.errors.push(`${service}: ${(e as Error).message}`);
-      } finally {
-        await engine.close();
+        await close(); // and whatever it still held goes with it
       }
     };
+    return { onSwitch, close };
   }
 
   /** A comparison that fails is noted and the sync goes on: its data switched all the same. */
@@ -139,9 +155,15 @@ export class ChangeRecorder {
     }
   }
 
-  /** Call when the sync ended: keeps the record (a quiet sync too) and the replaced indicator values. */
-  async finish(): Promise<KeptChanges> {
+  /**
+   * Call when the sync returned: keeps the record (a quiet sync too) and the replaced indicator values.
+   * A failed sync (errors, and no dataset switched) keeps nothing and gives null: it says nothing of
+   * what changed. One that switched some datasets and failed others keeps the switched ones' changes.
+   */
+  async finish(summary: SyncSummary): Promise<KeptChanges | null> {
     const after = await this.state.read();
+    const switched = SERVICES.some((s) => after.datasets[s]?.database !== this.before.datasets[s]?.database);
+    if (summary.errors.length > 0 && !switched) return null;
     const p = this.parts;
     const totals = emptyTotals();
     totals.new_navs = p.mf?.new_navs ?? 0;
@@ -169,17 +191,23 @@ export class ChangeRecorder {
 /**
  * A sync that records its changes (Node front doors: CLI, `npm start`, the desktop core with its
  * store closed): each switch compared in a scratch engine after the caller's own `onSwitch`, the
- * record kept when the sync returns. A sync that throws (cancelled, refused by the lock) records nothing.
+ * record kept when the sync returns. A sync that throws (cancelled, refused by the lock) records nothing,
+ * nor does one that failed without switching anything (`changes` is then null).
  */
-export async function syncRecorded(opts: SyncOptions, host: DatabaseHost & AttachHost): Promise<{ summary: SyncSummary; changes: KeptChanges }> {
+export async function syncRecorded(opts: SyncOptions, host: DatabaseHost & AttachHost): Promise<{ summary: SyncSummary; changes: KeptChanges | null }> {
   const recorder = await ChangeRecorder.begin(opts.storage, opts.state ?? fileState(opts.storage));
-  const compare = recorder.inScratch(host);
-  const summary = await sync({
-    ...opts,
-    onSwitch: async (service, state) => {
-      await opts.onSwitch?.(service, state);
-      await compare(service, state);
-    },
-  });
-  return { summary, changes: await recorder.finish() };
+  const scratch = recorder.inScratch(host);
+  let summary: SyncSummary;
+  try {
+    summary = await sync({
+      ...opts,
+      onSwitch: async (service, state) => {
+        await opts.onSwitch?.(service, state);
+        await scratch.onSwitch(service, state);
+      },
+    });
+  } finally {
+    await scratch.close();
+  }
+  return { summary, changes: await recorder.finish(summary) };
 }

@@ -2,6 +2,7 @@ import type { Engine } from '../engine/engine.js';
 import { SERVICES, type Service } from '../sync/datasets.js';
 import { sqlString, type AttachHost, type DatabaseHost } from '../sync/host.js';
 import { UserData } from './user.js';
+import { writeChangeTables } from '../changes/tables.js';
 import { newGeneration } from '../engine/generation.js';
 import { baseAlias } from '../sync/refresh/overlay.js';
 import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/state.js';
@@ -54,7 +55,8 @@ export function statusOf(d: DatasetState): DatasetStatus {
 
 /**
  * The local databases as one Engine: each dataset's current generation ATTACHed under its service's
- * schema (`SELECT * FROM mf.nav`), plus `main.sync_status` with the sync metadata.
+ * schema (`SELECT * FROM mf.nav`), plus `main.sync_status` with the sync metadata and the kept changes
+ * as tables of schema `almanac` (src/core/changes/tables.ts).
  */
 export class Store {
   /** Store file attached under each alias: a service's schema, and `<service>_base` for a refreshed history. */
@@ -98,9 +100,18 @@ export class Store {
    * before `mf` and let go of after it. The local server calls this every 2 s: when the state is as
    * last written, nothing is rewritten, so the answers cached for this generation
    * (engine/generation.ts) stand; any change drops them, before the switch and again after it (an
-   * answer computed while switching could mix the two).
+   * answer computed while switching could mix the two). Then the kept changes' tables (schema
+   * `almanac`), rebuilt when their files changed: a sync writes them after its last switch.
    */
   async refresh(): Promise<void> {
+    await this.attachState();
+    this.changesSeen = await writeChangeTables(this.engine, this.storage, this.changesSeen);
+  }
+
+  /** What writeChangeTables last read the kept changes' files as. */
+  private changesSeen: string | null = null;
+
+  private async attachState(): Promise<void> {
     const s = await this.state();
     const json = JSON.stringify(s);
     if (json === this.written) return;

@@ -114,9 +114,10 @@ export class BrowserBackend implements Backend {
     this.recorder = recorder;
     const outcome = (await this.call({ op: 'sync', id: ++this.nextId, req: plain, pauseAt, rateLog: this.rateLog })) as SyncOutcome;
     if (this.recorder === recorder) this.recorder = undefined;
-    if (recorder && outcome.outcome === 'done') {
-      await recorder.finish();
+    if (recorder && outcome.outcome === 'done' && (await recorder.finish(outcome.summary))) {
       this.emit({ type: 'changes' });
+      // The kept changes' SQL tables (schema almanac) follow the files; the sync's answer need not wait.
+      void this.refresh().catch((e: unknown) => console.error('rebuilding the kept changes tables failed', e));
     }
     return outcome;
   }

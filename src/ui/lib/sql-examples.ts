@@ -50,6 +50,14 @@ LIMIT 100;`,
     sql: `SELECT * FROM indicators.indicator_config LIMIT 50;`,
   },
   {
+    title: 'Indicator values your syncs revised',
+    teaches: 'Each sync keeps the indicator values it replaced (almanac.revisions); almanac.changes lists, per kept sync, the watched items it changed.',
+    sql: `SELECT indicator_id, date, old, new, new - old AS revised_by, replaced_at
+FROM almanac.revisions
+ORDER BY replaced_at DESC, indicator_id, date
+LIMIT 100;`,
+  },
+  {
     title: 'Attached databases and their tables',
     teaches: 'Each source is a schema: indicators, mf, flags (and user for your own tables). mf.nav is a view once the history has been refreshed by day.',
     sql: `SELECT database_name, table_name, 'table' AS kind FROM duckdb_tables()

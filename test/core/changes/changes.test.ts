@@ -19,6 +19,9 @@ import { TABLE_NAMES, TABLES } from '../../../src/core/contract/flags.js';
 import { companyScorecard } from '../../../src/core/services/flags/scorecard.js';
 import type { Changes, KeptChanges } from '../../../src/core/changes/shape.js';
 import type { Engine } from '../../../src/core/engine/engine.js';
+import { Cancelled } from '../../../src/core/sync/hooks.js';
+import { CHANGES_FILE, REVISIONS_FILE } from '../../../src/core/changes/log.js';
+import { loadSchema } from '../../../src/ui/lib/schema.js';
 
 type Rows = Map<string, number>;
 
@@ -122,7 +125,7 @@ beforeAll(async () => {
   }
   g1 = await snapshot(g1Dir, watched.companies);
   await generate(b.pubDir, SERVICES, 2);
-  rec = (await syncRecorded(opts, b.host)).changes;
+  rec = (await syncRecorded(opts, b.host)).changes!;
   // The store synced at generation 2, read back with plain SELECTs (its files, not the recorder's SQL).
   g2 = await snapshot(b.storeDir, watched.companies);
 }, 1_500_000);
@@ -204,7 +207,7 @@ describe('changes at a sync equal an independent diff of two stores', () => {
 
   it('keeps each sync: the first sync, the recorded one; a sync that changed nothing records that', async () => {
     const opts = { storage: b.host.storage, host: b.host, source: b.publisher.url, rules: NO_LIMITS, retry: { baseMs: 20 } };
-    const quiet = (await syncRecorded(opts, b.host)).changes;
+    const quiet = (await syncRecorded(opts, b.host)).changes!;
     expect(quiet.watched).toEqual({ schemes: [], companies: [], indicators: [] });
     expect(quiet.totals).toEqual({ new_navs: 0, new_flag_rows: {}, new_indicator_points: 0, revised_indicator_points: 0 });
     expect(quiet.from.generations).toEqual(quiet.to.generations);
@@ -217,6 +220,71 @@ describe('changes at a sync equal an independent diff of two stores', () => {
     expect(merged.watched).toEqual(rec.watched);
     expect(merged.to).toEqual(quiet.to);
   });
+
+  it('the kept changes and the revisions table answer SQL in schema almanac, which the workbench lists', async () => {
+    const log = await readLog(b.host.storage);
+    const kept = await readRevisions(b.host.storage);
+    const store = await openStore(b.storeDir);
+    try {
+      const e = store.engine;
+      const revisions = await e.all('SELECT indicator_id, "date", old, new, replaced_at, generation FROM almanac.revisions ORDER BY indicator_id, "date"');
+      const want = kept
+        .map((r) => ({ indicator_id: r.indicator_id, date: r.date, old: r.old, new: r.new, replaced_at: r.replaced_at, generation: r.generation }))
+        .sort((x, y) => x.indicator_id.localeCompare(y.indicator_id) || x.date.localeCompare(y.date));
+      expect(want.length).toBeGreaterThan(0);
+      expect(revisions).toEqual(want); // replaced_at comes back as the ISO time it was kept as
+      // A user's value reaches it bound, like any query.
+      const one = want[0].indicator_id;
+      const [{ n }] = await e.all<{ n: number }>('SELECT count(*) AS n FROM almanac.revisions WHERE indicator_id = ?', [one]);
+      expect(n).toBe(want.filter((r) => r.indicator_id === one).length);
+      // One row per kept sync and watched item changed; the schemes' revised NAVs row by row.
+      const items = log.flatMap((r) => [
+        ...r.watched.schemes.map((x) => `scheme|${x.scheme_code}|${x.new_navs}|${x.revised_navs}|${x.last_nav}`),
+        ...r.watched.companies.map((x) => `company|${x.symbol}|${Object.values(x.new_rows).reduce((a, c) => a + c, 0)}|null|null`),
+        ...r.watched.indicators.map((x) => `indicator|${x.indicator_id}|${x.new_points}|${x.revised_points}|null`),
+      ]);
+      const rows = await e.all<Record<string, unknown>>('SELECT kind, id, new_rows, revised, last_nav FROM almanac.changes');
+      expect(rows.map((r) => `${r.kind}|${r.id}|${r.new_rows}|${r.revised}|${r.last_nav}`).sort()).toEqual(items.sort());
+      const navRevisions = log.flatMap((r) => r.watched.schemes.flatMap((x) => x.revisions.map((v) => ({ scheme_code: x.scheme_code, ...v }))));
+      expect(await e.all('SELECT scheme_code, "date", old, new FROM almanac.nav_revisions ORDER BY scheme_code, "date"')).toEqual(
+        navRevisions.sort((x, y) => x.scheme_code - y.scheme_code || x.date.localeCompare(y.date)),
+      );
+      const listed = (await loadSchema(e)) as Record<string, Record<string, string[]>>;
+      expect(Object.keys(listed.almanac ?? {}).sort()).toEqual(['changes', 'nav_revisions', 'revisions']);
+    } finally {
+      await store.close();
+    }
+  }, 180_000);
+
+  it('a cancelled sync records nothing, though it switched a dataset before it stopped; nor does a failed one', async () => {
+    const bytes = (name: string) => fs.readFileSync(path.join(b.storeDir, name), 'utf8');
+    const kept = [bytes(CHANGES_FILE), bytes(REVISIONS_FILE)];
+    const before = await readState(b.host.storage);
+    await generate(b.pubDir, SERVICES, 3);
+    const ac = new AbortController();
+    const switched: string[] = [];
+    const cancelled = syncRecorded(
+      {
+        storage: b.host.storage, host: b.host, source: b.publisher.url, rules: NO_LIMITS, retry: { baseMs: 20 }, signal: ac.signal,
+        // The user cancels as the first dataset switches: its comparison runs, the next step stops.
+        onSwitch: async (service) => {
+          switched.push(service);
+          ac.abort();
+        },
+      },
+      b.host,
+    );
+    await expect(cancelled).rejects.toBeInstanceOf(Cancelled);
+    expect(switched).toEqual([SERVICES[0]]);
+    expect((await readState(b.host.storage)).datasets[SERVICES[0]]!.generation).toBe(before.datasets[SERVICES[0]]!.generation + 1);
+    expect([bytes(CHANGES_FILE), bytes(REVISIONS_FILE)]).toEqual(kept);
+
+    // Every manifest missing (a wrong source): the sync returns its errors, nothing switched, nothing kept.
+    const failed = await syncRecorded({ storage: b.host.storage, host: b.host, source: `${b.publisher.url}/nowhere`, rules: NO_LIMITS, retry: { baseMs: 20 } }, b.host);
+    expect(failed.summary.errors.length).toBe(SERVICES.length);
+    expect(failed.changes).toBeNull();
+    expect([bytes(CHANGES_FILE), bytes(REVISIONS_FILE)]).toEqual(kept);
+  }, 300_000);
 
   it('watches: the imported unknown scheme stays pending and says so; the others are active', async () => {
     const store = await openStore(b.storeDir);
