@@ -40,8 +40,8 @@ import { renderPerformanceDoc, svgChart } from './report.js';
 import { chromiumCases, type ChildResult, type ChromiumRun } from './chromium.js';
 import { oneDayCases } from './refresh.js';
 import { MF_LIMITS } from '../src/core/contract/mf-params.js';
-import { LIMITS as INDICATOR_LIMITS } from '../src/core/contract/indicators.js';
-import { LIMITS as FLAGS_LIMITS } from '../src/core/contract/flags.js';
+import { INDICATOR_LIMITS } from '../src/core/contract/indicators.js';
+import { FLAGS_LIMITS } from '../src/core/contract/flags.js';
 
 const run = promisify(execFile);
 const args = parseArgs(process.argv.slice(2));

@@ -9,11 +9,11 @@ import {
   FLAGS_DOCS_URL,
   TABLE_FILE_SUFFIXES,
   TABLE_NAMES,
-  TABLES,
+  FLAGS_TABLES,
   createTableSql,
   type FlagsTable,
   type Manifest,
-  type ManifestFile,
+  type FlagsManifestFile,
 } from '../core/contract/flags.js';
 import { COMPANY_COUNTS, makeCompanies, type Company } from './flags-companies.js';
 import { TINY_SCORECARD_CASES } from './flags-fixtures.js';
@@ -35,7 +35,7 @@ export async function generate(opts: GenOptions): Promise<void> {
   try {
     await conn.run(`CREATE SCHEMA ${GEN_SCHEMA}`);
     for (const t of TABLE_NAMES) await load(conn, t, tables[t]);
-    const files: Record<string, ManifestFile> = {};
+    const files: Record<string, FlagsManifestFile> = {};
     for (const t of TABLE_NAMES) {
       const written = await writeTableFiles(conn, {
         table: `${GEN_SCHEMA}.${t}`,
@@ -77,7 +77,7 @@ export function buildTables(seed: number, companyCount: number, asOf: string): R
   const companies: Company[] = makeCompanies(companyCount - TINY_SCORECARD_CASES.length, seed);
   const out = {} as Record<FlagsTable, GenRow[]>;
   for (const t of TABLE_NAMES) {
-    const dateCol = TABLES[t].dateColumn;
+    const dateCol = FLAGS_TABLES[t].dateColumn;
     const fixed = TINY_SCORECARD_CASES.flatMap((c) => c.rows[t] ?? [])
       // A snapshot is dated by its publish; the cases sit on every snapshot.
       .map((r) => (t === 'surveillance_flags' ? { ...r, snapshot_date: asOf } : r))
@@ -90,8 +90,8 @@ export function buildTables(seed: number, companyCount: number, asOf: string): R
 
 /** Files list one company's rows together, oldest first; the rest of the row breaks ties. */
 function sortRows(t: FlagsTable, rows: GenRow[]): GenRow[] {
-  const cols = TABLES[t].columns.map((c) => c.name);
-  const key = (r: GenRow): string[] => [String(r.symbol), String(r[TABLES[t].dateColumn]), ...cols.map((c) => String(r[c] ?? ''))];
+  const cols = FLAGS_TABLES[t].columns.map((c) => c.name);
+  const key = (r: GenRow): string[] => [String(r.symbol), String(r[FLAGS_TABLES[t].dateColumn]), ...cols.map((c) => String(r[c] ?? ''))];
   const keyed = rows.map((r) => [key(r), r] as const);
   keyed.sort(([a], [b]) => {
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
@@ -103,7 +103,7 @@ function sortRows(t: FlagsTable, rows: GenRow[]): GenRow[] {
 function lastDate(t: FlagsTable, rows: GenRow[]): string | null {
   let max: string | null = null;
   for (const r of rows) {
-    const d = r[TABLES[t].dateColumn] as string | null;
+    const d = r[FLAGS_TABLES[t].dateColumn] as string | null;
     if (d !== null && (max === null || d > max)) max = d;
   }
   return max;
@@ -112,7 +112,7 @@ function lastDate(t: FlagsTable, rows: GenRow[]): string | null {
 /** The appender casts text to each column's type, so DECIMALs arrive exact ("12.30", never 12.299999). */
 async function load(conn: DuckDBConnection, t: FlagsTable, rows: GenRow[]): Promise<void> {
   await conn.run(createTableSql(t, GEN_SCHEMA));
-  const cols = TABLES[t].columns;
+  const cols = FLAGS_TABLES[t].columns;
   const appender = await conn.createAppender(t, GEN_SCHEMA);
   for (const r of rows) {
     for (const c of cols) {
@@ -130,11 +130,11 @@ async function load(conn: DuckDBConnection, t: FlagsTable, rows: GenRow[]): Prom
   appender.closeSync();
 }
 
-function manifestFiles(written: Record<string, WrittenFile>, table: FlagsTable | 'all'): Record<string, ManifestFile> {
+function manifestFiles(written: Record<string, WrittenFile>, table: FlagsTable | 'all'): Record<string, FlagsManifestFile> {
   return Object.fromEntries(
     Object.entries(written).map(([name, w]) => [
       name,
-      { format: w.format as ManifestFile['format'], size_bytes: w.size_bytes, size_human: sizeHuman(w.size_bytes), row_count: w.row_count, table },
+      { format: w.format as FlagsManifestFile['format'], size_bytes: w.size_bytes, size_human: sizeHuman(w.size_bytes), row_count: w.row_count, table },
     ]),
   );
 }
@@ -142,8 +142,8 @@ function manifestFiles(written: Record<string, WrittenFile>, table: FlagsTable |
 /** No publish date inside: an unchanged table must keep byte-identical archives. */
 function readme(tables: FlagsTable[]): string {
   const parts = tables.map((t) => {
-    const cols = TABLES[t].columns.map((c) => `- \`${c.name}\` ${c.type}${c.required ? '' : ' (nullable)'}: ${c.description}`);
-    return `## ${t}\n\n${TABLES[t].description}.\n\n${cols.join('\n')}\n`;
+    const cols = FLAGS_TABLES[t].columns.map((c) => `- \`${c.name}\` ${c.type}${c.required ? '' : ' (nullable)'}: ${c.description}`);
+    return `## ${t}\n\n${FLAGS_TABLES[t].description}.\n\n${cols.join('\n')}\n`;
   });
   return `# Corporate red-flag data (sample)\n\nDocs: ${FLAGS_DOCS_URL}; publish time and row counts: manifest.json.\n\n${parts.join('\n')}`;
 }

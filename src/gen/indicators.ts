@@ -9,11 +9,11 @@ import {
   CATEGORY_IDS,
   MARKET_SYMBOLS,
   TABLE_FILE_FORMATS,
-  TABLES,
+  INDICATOR_TABLES,
   createTableSql,
   sizeHuman,
   type IndicatorsManifest,
-  type ManifestFile,
+  type IndicatorsManifestFile,
   type TableName,
 } from '../core/contract/indicators.js';
 import { toDay } from './calendar.js';
@@ -129,7 +129,7 @@ export async function generate(opts: GenOptions): Promise<IndicatorsManifest> {
   const instance = await DuckDBInstance.create(':memory:');
   const conn = await instance.connect();
   try {
-    for (const t of Object.keys(TABLES) as TableName[]) await conn.run(createTableSql(t));
+    for (const t of Object.keys(INDICATOR_TABLES) as TableName[]) await conn.run(createTableSql(t));
     await fillMacro(conn, macro);
     await fillMarket(conn, market);
     await fillConfig(conn, config);
@@ -191,9 +191,9 @@ async function fillConfig(conn: DuckDBConnection, rows: ConfigRow[]): Promise<vo
 }
 
 async function writeFiles(conn: DuckDBConnection, opts: GenOptions, t: Timeline): Promise<IndicatorsManifest> {
-  const files: Record<string, ManifestFile> = {};
+  const files: Record<string, IndicatorsManifestFile> = {};
   let totalRows = 0;
-  for (const table of Object.keys(TABLES) as TableName[]) {
+  for (const table of Object.keys(INDICATOR_TABLES) as TableName[]) {
     const written = await writeTableFiles(conn, {
       table,
       dir: opts.dir,
@@ -206,7 +206,7 @@ async function writeFiles(conn: DuckDBConnection, opts: GenOptions, t: Timeline)
     }
     totalRows += Object.values(written)[0].row_count;
   }
-  const tables = Object.keys(TABLES);
+  const tables = Object.keys(INDICATOR_TABLES);
   for (const kind of ['sqlite', 'duckdb'] as const) {
     const written = await writeDatabaseFiles(conn, {
       tables,
@@ -226,7 +226,7 @@ async function writeFiles(conn: DuckDBConnection, opts: GenOptions, t: Timeline)
 }
 
 function readme(table: TableName | 'all', scale: Scale, t: Timeline): string {
-  const specs = table === 'all' ? Object.values(TABLES) : [TABLES[table]];
+  const specs = table === 'all' ? Object.values(INDICATOR_TABLES) : [INDICATOR_TABLES[table]];
   const body = specs
     .map((t) => {
       const cols = t.columns.map((c) => `| ${c.name} | ${c.type} | ${c.required ? 'yes' : 'no'} |`).join('\n');

@@ -10,7 +10,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import {
   ACTIVE_WINDOW_DAYS, DATA_QUALITY_FILE_BASE, DATA_QUALITY_FILE_SUFFIXES, DETAILS_COVERAGE, DETAILS_FILE_BASE,
   DETAILS_FILE_SUFFIXES, LATEST_COLUMNS, LATEST_FILE_BASE, LATEST_FILE_SUFFIXES, NAV_FILE_BASE, NAV_FILE_COLUMNS,
-  NAV_FILE_SUFFIXES, SCHEMA_CHANGED, SCHEMA_NOTES, SCHEMA_VERSION, SCHEME_DETAILS_COLUMNS, type Manifest, type ManifestFile,
+  NAV_FILE_SUFFIXES, SCHEMA_CHANGED, SCHEMA_NOTES, SCHEMA_VERSION, SCHEME_DETAILS_COLUMNS, type Manifest, type MfManifestFile,
 } from '../core/contract/mf.js';
 import { sizeHuman, writeManifest, writeTableFiles, type FileFormat, type WrittenFile } from './formats.js';
 import { detailsAsOf, detailsRows } from './mf-details.js';
@@ -83,8 +83,8 @@ function rebuildMark(t: Timeline): Record<string, string> {
   return t.rebuilds.length ? { almanac_rebuild: String(t.rebuilds.length) } : {};
 }
 
-function manifestFiles(written: Record<string, Omit<ManifestFile, 'size_human'>>): Record<string, ManifestFile> {
-  const files: Record<string, ManifestFile> = {};
+function manifestFiles(written: Record<string, Omit<MfManifestFile, 'size_human'>>): Record<string, MfManifestFile> {
+  const files: Record<string, MfManifestFile> = {};
   for (const [name, w] of Object.entries(written).sort(([a], [b]) => a.localeCompare(b))) {
     files[name] = { format: w.format, size_bytes: w.size_bytes, size_human: sizeHuman(w.size_bytes), row_count: w.row_count };
   }

@@ -3,8 +3,8 @@
  * a bucket; a request that would exceed any of its bucket's windows is refused and not counted.
  * The window lengths are configurable (tests use short ones); the published numbers are not.
  */
-import { LIMITS as INDICATOR_LIMITS } from '../core/contract/indicators.js';
-import { LIMITS as FLAG_LIMITS } from '../core/contract/flags.js';
+import { INDICATOR_LIMITS } from '../core/contract/indicators.js';
+import { FLAGS_LIMITS as FLAG_LIMITS } from '../core/contract/flags.js';
 import { MF_LIMITS } from '../core/contract/mf-params.js';
 
 export type Period = 'minute' | 'day';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { files } from '../../src/core/sync/state.js';
 import { historyFiles } from '../../src/core/sync/refresh/history.js';
-import type { SyncOutcome } from '../../src/ui/lib/backend.js';
+import type { SyncOutcome } from '../../src/ui/lib/backend-api.js';
 import { publishTiny } from '../helpers/tiny-data.js';
 import { checksums } from '../reliability/store-check.js';
 import { LONG } from '../reliability/figures.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
 import { unzipSync } from 'fflate';
-import { TABLE_NAMES, TABLES, allFileNames, type Manifest } from '../../src/core/contract/flags.js';
+import { TABLE_NAMES, FLAGS_TABLES, allFileNames, type Manifest } from '../../src/core/contract/flags.js';
 import { isValidIsin } from '../../src/core/contract/isin.js';
 import { generate, TINY_SCORECARD_CASES } from '../../src/gen/flags.js';
 
@@ -106,8 +106,8 @@ describe('flags generator', () => {
     for (const t of TABLE_NAMES) {
       const file = path.join(gen1, `${t}.parquet`);
       const described = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${file}')`)).getRowObjects();
-      expect(described.map((d) => [d.column_name, d.column_type])).toEqual(TABLES[t].columns.map((c) => [c.name, c.type]));
-      for (const c of TABLES[t].columns.filter((c) => c.required)) {
+      expect(described.map((d) => [d.column_name, d.column_type])).toEqual(FLAGS_TABLES[t].columns.map((c) => [c.name, c.type]));
+      for (const c of FLAGS_TABLES[t].columns.filter((c) => c.required)) {
         expect(Number(await scalar(`SELECT count(*) FROM read_parquet('${file}') WHERE "${c.name}" IS NULL`)), `${t}.${c.name}`).toBe(0);
       }
     }

@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Engine } from '../../src/core/engine/engine.js';
-import { LATEST_FILE_BASE, NAV_FILE_BASE, TABLES } from '../../src/core/contract/mf.js';
+import { LATEST_FILE_BASE, NAV_FILE_BASE, MF_TABLES } from '../../src/core/contract/mf.js';
 import { publishTiny } from './tiny-data.js';
 
 /** Copies the tiny MF data set (fixed seed) into a fresh temp dir; returns DIR/mf. */
@@ -21,7 +21,7 @@ export async function generateTinyMf(generation = 1): Promise<string> {
 
 export async function loadMf(engine: Engine, dir: string): Promise<void> {
   await engine.exec(`ATTACH ':memory:' AS mf`);
-  for (const [table, base] of [[TABLES.nav, NAV_FILE_BASE], [TABLES.latest, LATEST_FILE_BASE]] as const) {
+  for (const [table, base] of [[MF_TABLES.nav, NAV_FILE_BASE], [MF_TABLES.latest, LATEST_FILE_BASE]] as const) {
     const file = `${base}.csv.gz`;
     await engine.registerFile(file, path.join(dir, file));
     await engine.exec(`CREATE TABLE mf.${table.name} (${table.columns.map((c) => `${c.name} ${c.type}`).join(', ')})`);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { MF_LIMITS } from '../../src/core/contract/mf-params.js';
-import { LIMITS as FLAG_LIMITS } from '../../src/core/contract/flags.js';
+import { FLAGS_LIMITS as FLAG_LIMITS } from '../../src/core/contract/flags.js';
 import { nodeHost, openStore } from '../../src/core/store/node.js';
 import type { Store } from '../../src/core/store/store.js';
 import { sync } from '../../src/core/sync/sync.js';

@@ -13,7 +13,7 @@ import { startPublisher, type Publisher } from '../../src/publisher/server.js';
 import { sync } from '../../src/core/sync/sync.js';
 import { readState } from '../../src/core/sync/state.js';
 import { nodeHost } from '../../src/core/store/node.js';
-import { LIMITS } from '../../src/core/contract/flags.js';
+import { FLAGS_LIMITS } from '../../src/core/contract/flags.js';
 import type { RateRule } from '../../src/core/sync/datasets.js';
 import { checksums } from './store-check.js';
 import { loggingProxy, maxPerWindow, type Seen } from './proxy.js';
@@ -27,7 +27,7 @@ const WINDOW = 2000;
  * between the client and the publisher's clock on a loaded 2-core machine (it failed so at load 16).
  * The checks still count the client's sends and the publisher's 429s against WINDOW itself.
  */
-const RULES: RateRule[] = [{ limit: LIMITS.downloadsPerMinute, windowMs: WINDOW + 500, kind: 'any' }];
+const RULES: RateRule[] = [{ limit: FLAGS_LIMITS.downloadsPerMinute, windowMs: WINDOW + 500, kind: 'any' }];
 
 const SCENARIOS: { label: string; faults: string; storm?: boolean }[] = [
   { label: 'drops mid-body', faults: 'drop-after=1000@every:2' },
@@ -53,7 +53,7 @@ describe('network fault campaign (flags, publisher limits on, windows shortened)
   let pubDir: string;
   let pub: Publisher;
   let reference: Awaited<ReturnType<typeof checksums>>;
-  const tally = { syncs: 0, failures: 0, requests: 0, 'received 429 (limits respected)': 0, 'received 429 (storm)': 0, 'corrupt files kept': 0, 'max downloads sent in any window': 0, 'max downloads arrived in any window': 0, 'published limit per window': LIMITS.downloadsPerMinute };
+  const tally = { syncs: 0, failures: 0, requests: 0, 'received 429 (limits respected)': 0, 'received 429 (storm)': 0, 'corrupt files kept': 0, 'max downloads sent in any window': 0, 'max downloads arrived in any window': 0, 'published limit per window': FLAGS_LIMITS.downloadsPerMinute };
   const rows: { label: string; counts: Record<string, number> }[] = [];
 
   beforeAll(async () => {
@@ -140,7 +140,7 @@ describe('network fault campaign (flags, publisher limits on, windows shortened)
         }
       } else {
         expect(limited).toEqual([]);
-        expect(maxSent).toBeLessThanOrEqual(LIMITS.downloadsPerMinute);
+        expect(maxSent).toBeLessThanOrEqual(FLAGS_LIMITS.downloadsPerMinute);
       }
     } catch (e) {
       tally.failures++;

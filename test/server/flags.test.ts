@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildServer } from '../../src/server/app.js';
 import { NodeEngine } from '../../src/core/engine/node.js';
-import { ENDPOINTS, LIMITS, TABLE_NAMES, TABLES, type Manifest } from '../../src/core/contract/flags.js';
+import { ENDPOINTS, FLAGS_LIMITS, TABLE_NAMES, FLAGS_TABLES, type Manifest } from '../../src/core/contract/flags.js';
 import { isValidIsin } from '../../src/core/contract/isin.js';
 import { TINY_SCORECARD_CASES } from '../../src/gen/flags.js';
 import { openTinyFlagsStore, type TinyFlagsStore } from '../helpers/flags-store.js';
@@ -107,7 +107,7 @@ describe('GET /company/{identifier}', () => {
     const [pledge, surveillance] = (tsv.body as string).trimEnd().split('\n\n');
     const pl = pledge.split('\n');
     expect(pl[0]).toBe('# pledge_data');
-    expect(pl[1]).toBe(TABLES.pledge_data.columns.map((c) => c.name).join('\t'));
+    expect(pl[1]).toBe(FLAGS_TABLES.pledge_data.columns.map((c) => c.name).join('\t'));
     expect(pl.slice(2)).toHaveLength(5);
     expect(pl.at(-1)).toBe(`REDSTONE\t${red.isin}\tRedstone Infra Projects Limited\t2026-09-30\t100000000\t52000000\t40560000\t52.00\t78.00\t40.56`);
     expect(surveillance.split('\n')[0]).toBe('# surveillance_flags');
@@ -148,7 +148,7 @@ describe('GET /data/{table_name}', () => {
     expect(first.status).toBe(200);
     const total = manifest.tables.insider_trading.row_count;
     expect(first.body).toMatchObject({ table: 'insider_trading', total_rows: total, limit: 100, offset: 0, returned: 100, next_offset: 100 });
-    expect(first.body.columns).toEqual(TABLES.insider_trading.columns.map((c) => ({ name: c.name, type: c.type })));
+    expect(first.body.columns).toEqual(FLAGS_TABLES.insider_trading.columns.map((c) => ({ name: c.name, type: c.type })));
     const a = await get('/data/insider_trading?limit=7&offset=10');
     const b = await get('/data/insider_trading?limit=7&offset=17');
     const ab = await get('/data/insider_trading?limit=14&offset=10');
@@ -162,7 +162,7 @@ describe('GET /data/{table_name}', () => {
 
   it('every table in TSV holds exactly the rows the publisher wrote, byte for byte per line', async () => {
     for (const t of TABLE_NAMES) {
-      const { status, type, body } = await get(`/data/${t}?format=tsv&limit=${LIMITS.maxPageSize}`);
+      const { status, type, body } = await get(`/data/${t}?format=tsv&limit=${FLAGS_LIMITS.maxPageSize}`);
       expect(status).toBe(200);
       expect(type).toMatch(/^text\/tab-separated-values/);
       const published = gunzipSync(await readFile(path.join(store.published, `${t}.tsv.gz`))).toString('utf8').trimEnd().split('\n');
@@ -198,7 +198,7 @@ describe('GET /tables and /freshness', () => {
     for (const t of body.tables) {
       expect(t.row_count, t.name).toBe(manifest.tables[t.name as (typeof TABLE_NAMES)[number]].row_count);
       expect(t.last_date, t.name).toBe(manifest.tables[t.name as (typeof TABLE_NAMES)[number]].last_date);
-      expect(t.date_column).toBe(TABLES[t.name as (typeof TABLE_NAMES)[number]].dateColumn);
+      expect(t.date_column).toBe(FLAGS_TABLES[t.name as (typeof TABLE_NAMES)[number]].dateColumn);
       expect(Date.parse(t.last_synced_at)).not.toBeNaN();
     }
   });

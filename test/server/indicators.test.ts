@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildServer } from '../../src/server/app.js';
 import type { NodeEngine } from '../../src/core/engine/node.js';
-import { CATEGORY_IDS, ENDPOINTS, LIMITS, MARKET_SYMBOLS } from '../../src/core/contract/indicators.js';
+import { CATEGORY_IDS, ENDPOINTS, INDICATOR_LIMITS, MARKET_SYMBOLS } from '../../src/core/contract/indicators.js';
 import { tinyIndicators } from '../core/indicators/fixture.js';
 
 let engine: NodeEngine;
@@ -194,7 +194,7 @@ describe('GET /v1/series', () => {
   it('more than 10 ids, malformed dates, from after to, unsupported format, missing ids: 422', async () => {
     const eleven = Array.from({ length: 11 }, (_, i) => `ID${i}`).join(',');
     expect422(await get(`/v1/series?ids=${eleven}`), ['query', 'ids'], 'too_long');
-    expect((await get(`/v1/series?ids=${eleven.split(',').slice(0, LIMITS.max_ids_per_series_call).join(',')}`)).status).toBe(200);
+    expect((await get(`/v1/series?ids=${eleven.split(',').slice(0, INDICATOR_LIMITS.max_ids_per_series_call).join(',')}`)).status).toBe(200);
     expect422(await get('/v1/series?ids=DGS10&from=2024-13-01'), ['query', 'from'], 'date_parsing');
     expect422(await get('/v1/series?ids=DGS10&to=2024-02-30'), ['query', 'to'], 'date_parsing');
     expect422(await get('/v1/series?ids=DGS10&from=20240101'), ['query', 'from'], 'date_parsing');

@@ -10,7 +10,7 @@
 import type { Engine, Param } from '../engine/engine.js';
 import type { Service } from '../sync/datasets.js';
 import type { DatasetState } from '../sync/state.js';
-import { TABLE_NAMES as FLAG_TABLES, TABLES as FLAG_SPECS } from '../contract/flags.js';
+import { TABLE_NAMES as FLAG_TABLES, FLAGS_TABLES as FLAG_SPECS } from '../contract/flags.js';
 import { AS_OF_SQL, SCORED } from '../services/flags/scorecard.js';
 import type { CompanyChange, IndicatorChange, Revision, SchemeChange } from './shape.js';
 

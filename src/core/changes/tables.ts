@@ -69,7 +69,7 @@ function changeRows(log: KeptChanges[]): Rows {
   });
 }
 
-const TABLES: TableDef[] = [
+const ALMANAC_TABLES: TableDef[] = [
   {
     // The revisions table of issue 21: every indicator value a sync replaced, watched or not.
     name: 'revisions',
@@ -116,15 +116,15 @@ async function writeTable(engine: Engine, def: TableDef, rows: Rows): Promise<vo
 export async function writeChangeTables(engine: Engine, storage: Storage, seen: string | null): Promise<string> {
   const signature = `${(await storage.readText(CHANGES_FILE)) ?? ''}\n${(await storage.size(REVISIONS_FILE)) ?? -1}`;
   if (signature === seen) return signature;
-  let rows: Rows[] = TABLES.map(() => []);
+  let rows: Rows[] = ALMANAC_TABLES.map(() => []);
   try {
     const files = { log: await readLog(storage), revisions: await readRevisions(storage) };
-    rows = TABLES.map((def) => def.rows(files));
+    rows = ALMANAC_TABLES.map((def) => def.rows(files));
   } catch (e) {
     // A damaged file leaves the tables empty rather than the store unopened; `changes` reports it when asked.
     console.warn(`the kept changes could not be read for SQL: ${(e as Error).message}`);
   }
   await engine.exec(`CREATE SCHEMA IF NOT EXISTS ${CHANGES_SCHEMA}`);
-  for (const [i, def] of TABLES.entries()) await writeTable(engine, def, rows[i]);
+  for (const [i, def] of ALMANAC_TABLES.entries()) await writeTable(engine, def, rows[i]);
   return signature;
 }

@@ -23,7 +23,7 @@ export function manifestPath(service: Service): string {
 }
 
 /** What a download request names; `error` is service-neutral and each front door dresses it in its envelope. */
-export type Resolution = { file: string; contentType: string } | { error: DownloadError };
+export type DownloadResolution = { file: string; contentType: string } | { error: DownloadError };
 
 export interface DownloadError {
   status: 400 | 404 | 422;
@@ -71,7 +71,7 @@ const SEGMENT = /^[a-z][a-z0-9_]{0,62}$/;
  * /mf/v1/download, 'all', a table or dataset name). With `published` (the manifest's file names),
  * tables the manifest adds are accepted too, and a name the manifest does not list is 404.
  */
-export function resolveDownload(service: Service, tail: string, query: Query, published?: readonly string[]): Resolution {
+export function resolveDownload(service: Service, tail: string, query: Query, published?: readonly string[]): DownloadResolution {
   const r = resolveName(service, tail, [...query], published);
   if ('error' in r) return r;
   if (published && !published.includes(r.file)) {

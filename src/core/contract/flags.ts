@@ -79,7 +79,7 @@ export const RPT_NATURES = [
   'Investment', 'Guarantee given', 'Interest received', 'Interest paid', 'Rent paid', 'Remuneration',
 ] as const;
 
-export const TABLES: Readonly<Record<FlagsTable, TableSpec>> = {
+export const FLAGS_TABLES: Readonly<Record<FlagsTable, TableSpec>> = {
   credit_ratings: {
     name: 'credit_ratings',
     description: 'Instrument-level credit ratings from all rating agencies',
@@ -205,14 +205,14 @@ export const TABLES: Readonly<Record<FlagsTable, TableSpec>> = {
 
 /** `CREATE TABLE` for one table under `schema`; names come from the constants above only. */
 export function createTableSql(table: FlagsTable, schema: string = FLAGS_SCHEMA): string {
-  const cols = TABLES[table].columns.map((c) => `"${c.name}" ${c.type}${c.required ? ' NOT NULL' : ''}`);
+  const cols = FLAGS_TABLES[table].columns.map((c) => `"${c.name}" ${c.type}${c.required ? ' NOT NULL' : ''}`);
   return `CREATE TABLE "${schema}"."${table}" (${cols.join(', ')})`;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Limits
 
-export const LIMITS = {
+export const FLAGS_LIMITS = {
   queriesPerMinute: 30,
   downloadsPerMinute: 10,
   maxPageSize: 5000,
@@ -249,7 +249,7 @@ export function allFileNames(): string[] {
   return [...names, ...Object.values(ALL_DOWNLOAD_FORMATS).map((s) => `${ALL_BASENAME}.${s}`)];
 }
 
-export interface ManifestFile {
+export interface FlagsManifestFile {
   format: FileSuffix;
   size_bytes: number;
   size_human: string;
@@ -267,7 +267,7 @@ export interface Manifest {
   disclaimer: string;
   /** Rows per table (the same counts the files carry). */
   tables: Record<FlagsTable, { row_count: number; last_date: string | null }>;
-  files: Record<string, ManifestFile>;
+  files: Record<string, FlagsManifestFile>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -412,7 +412,7 @@ export function validateDataParams(tableName: string, q: RawQuery): Validated<Da
   if (!isFlagsTable(tableName)) return { ok: false, error: unknownTable(tableName) };
   const k = known(q, DATA_PARAMS);
   if (!k.ok) return k;
-  const limit = integer(q, 'limit', DATA_DEFAULTS.limit, 1, LIMITS.maxPageSize);
+  const limit = integer(q, 'limit', DATA_DEFAULTS.limit, 1, FLAGS_LIMITS.maxPageSize);
   if (!limit.ok) return limit;
   const offset = integer(q, 'offset', DATA_DEFAULTS.offset, 0, Number.MAX_SAFE_INTEGER);
   if (!offset.ok) return offset;
@@ -575,7 +575,7 @@ export function errorBody(spec: ErrorSpec, path: string, baseUrl: string): Error
 }
 
 export function rateLimited(kind: 'queries' | 'downloads'): ErrorSpec & { retry_after_seconds: number } {
-  const per = kind === 'queries' ? LIMITS.queriesPerMinute : LIMITS.downloadsPerMinute;
+  const per = kind === 'queries' ? FLAGS_LIMITS.queriesPerMinute : FLAGS_LIMITS.downloadsPerMinute;
   return {
     status: 429,
     error: 'rate_limited',
@@ -616,7 +616,7 @@ export const ENDPOINTS: readonly EndpointInfo[] = [
     description: 'Paginated rows of one table',
     parameters: [
       { name: 'table_name', in: 'path', required: true, description: TABLE_NAMES.join(', ') },
-      { name: 'limit', in: 'query', required: false, description: `Rows per page, 1–${LIMITS.maxPageSize}, default ${DATA_DEFAULTS.limit}` },
+      { name: 'limit', in: 'query', required: false, description: `Rows per page, 1–${FLAGS_LIMITS.maxPageSize}, default ${DATA_DEFAULTS.limit}` },
       { name: 'offset', in: 'query', required: false, description: `Row offset, default ${DATA_DEFAULTS.offset}` },
       { name: 'format', in: 'query', required: false, description: 'json (default) or tsv' },
     ],
@@ -686,12 +686,12 @@ export function catalog(): Catalog {
     endpoints: ENDPOINTS,
     tables: TABLE_NAMES.map((n) => ({
       name: n,
-      description: TABLES[n].description,
-      kind: TABLES[n].kind,
-      date_column: TABLES[n].dateColumn,
-      columns: TABLES[n].columns.map((c) => ({ name: c.name, type: c.type })),
+      description: FLAGS_TABLES[n].description,
+      kind: FLAGS_TABLES[n].kind,
+      date_column: FLAGS_TABLES[n].dateColumn,
+      columns: FLAGS_TABLES[n].columns.map((c) => ({ name: c.name, type: c.type })),
     })),
-    limits: { queries_per_minute: LIMITS.queriesPerMinute, downloads_per_minute: LIMITS.downloadsPerMinute, max_page_size: LIMITS.maxPageSize },
+    limits: { queries_per_minute: FLAGS_LIMITS.queriesPerMinute, downloads_per_minute: FLAGS_LIMITS.downloadsPerMinute, max_page_size: FLAGS_LIMITS.maxPageSize },
     download_formats: { table: Object.keys(TABLE_DOWNLOAD_FORMATS), all: Object.keys(ALL_DOWNLOAD_FORMATS) },
   };
 }

@@ -22,12 +22,12 @@ export const CATEGORY_IDS = [
 export type CategoryId = (typeof CATEGORY_IDS)[number];
 
 /** The local table a category's series are read from (the listing envelope's `backend`). */
-export type Backend = 'macro_indicators' | 'stock_prices';
+export type CategoryBackend = 'macro_indicators' | 'stock_prices';
 
 export interface Category {
   category: CategoryId;
   one_liner: string;
-  backend: Backend;
+  backend: CategoryBackend;
 }
 
 export const CATEGORIES: readonly Category[] = [
@@ -167,7 +167,7 @@ export interface SearchHit {
 export interface CategoryListing<Row extends IndicatorRow | CompactIndicatorRow = IndicatorRow | CompactIndicatorRow> {
   category: CategoryId;
   one_liner: string;
-  backend: Backend;
+  backend: CategoryBackend;
   count: number;
   compact: boolean;
   indicators: Row[];
@@ -230,7 +230,7 @@ export interface TableSpec extends BaseTableSpec<TableName, ColumnSpec<ColumnTyp
 export const TABLE_NAMES = ['macro_indicators', 'stock_prices', 'indicator_config'] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
 
-export const TABLES: Record<TableName, TableSpec> = {
+export const INDICATOR_TABLES: Record<TableName, TableSpec> = {
   macro_indicators: {
     name: 'macro_indicators',
     description: 'Long-format time series of the visible indicators: one row per indicator and observation date',
@@ -282,9 +282,9 @@ export const TABLES: Record<TableName, TableSpec> = {
 /** The schema the store ATTACHes the indicator database as. */
 export const SCHEMA = 'indicators';
 
-/** `CREATE TABLE` for one table, optionally qualified by schema; identifiers come only from TABLES. */
+/** `CREATE TABLE` for one table, optionally qualified by schema; identifiers come only from INDICATOR_TABLES. */
 export function createTableSql(table: TableName, schema?: string): string {
-  const t = TABLES[table];
+  const t = INDICATOR_TABLES[table];
   const cols = t.columns.map((c) => `"${c.name}" ${c.type}${c.required ? ' NOT NULL' : ''}`);
   const qualified = schema ? `${schema}.${t.name}` : t.name;
   return `CREATE TABLE ${qualified} (${cols.join(', ')}, PRIMARY KEY (${t.primaryKey.map((k) => `"${k}"`).join(', ')}))`;
@@ -328,7 +328,7 @@ export function allFileName(format: AllFileFormat): string {
 }
 
 /** Manifest entry ("not shown": MF's entry plus `table`, `all` for the whole-dataset files). */
-export interface ManifestFile {
+export interface IndicatorsManifestFile {
   format: string;
   size_bytes: number;
   size_human: string;
@@ -339,13 +339,13 @@ export interface ManifestFile {
 export interface IndicatorsManifest {
   generated_at: string;
   total_rows: number;
-  files: Record<string, ManifestFile>;
+  files: Record<string, IndicatorsManifestFile>;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Limits and parameters
 
-export const LIMITS = {
+export const INDICATOR_LIMITS = {
   per_ip_per_minute: 60,
   per_ip_downloads_per_minute: 10,
   max_ids_per_series_call: 10,
@@ -387,16 +387,16 @@ export const PARAMS = {
       properties: {
         query: {
           type: 'string',
-          minLength: LIMITS.find_query_min_length,
-          maxLength: LIMITS.find_query_max_length,
+          minLength: INDICATOR_LIMITS.find_query_min_length,
+          maxLength: INDICATOR_LIMITS.find_query_max_length,
           description: 'Case-insensitive substring of indicator_id or name, across all categories',
         },
-        q: { type: 'string', minLength: LIMITS.find_query_min_length, maxLength: LIMITS.find_query_max_length, description: 'Alias of query' },
+        q: { type: 'string', minLength: INDICATOR_LIMITS.find_query_min_length, maxLength: INDICATOR_LIMITS.find_query_max_length, description: 'Alias of query' },
         limit: {
           type: 'integer',
-          minimum: LIMITS.find_limit_min,
-          maximum: LIMITS.find_limit_max,
-          default: LIMITS.find_limit_default,
+          minimum: INDICATOR_LIMITS.find_limit_min,
+          maximum: INDICATOR_LIMITS.find_limit_max,
+          default: INDICATOR_LIMITS.find_limit_default,
         },
       },
     },
@@ -405,7 +405,7 @@ export const PARAMS = {
     querystring: {
       type: 'object',
       properties: {
-        ids: { type: 'string', description: `Comma-separated indicator ids or market symbols, at most ${LIMITS.max_ids_per_series_call}` },
+        ids: { type: 'string', description: `Comma-separated indicator ids or market symbols, at most ${INDICATOR_LIMITS.max_ids_per_series_call}` },
         // Dates are checked by parseSeriesParams (a real calendar date), so one rule gives one error type.
         from: { type: 'string', description: 'Start date YYYY-MM-DD, inclusive' },
         to: { type: 'string', description: 'End date YYYY-MM-DD, inclusive' },
@@ -531,8 +531,8 @@ export interface RateLimitBody {
 export function rateLimitBody(baseUrl: string, kind: 'requests' | 'downloads'): RateLimitBody {
   const limit =
     kind === 'requests'
-      ? `${LIMITS.per_ip_per_minute} requests per minute per IP`
-      : `${LIMITS.per_ip_downloads_per_minute} downloads per minute per IP`;
+      ? `${INDICATOR_LIMITS.per_ip_per_minute} requests per minute per IP`
+      : `${INDICATOR_LIMITS.per_ip_downloads_per_minute} downloads per minute per IP`;
   return {
     detail: `Rate limit exceeded: ${limit}.`,
     limit,
@@ -584,10 +584,10 @@ export function catalogPayload(baseUrl: string, categories: CategoryMenuItem[]) 
       workflow: ['GET /v1/categories', 'GET /v1/categories/{category}/indicators', 'GET /v1/series?ids=a,b'],
     },
     limits: {
-      per_ip_per_minute: LIMITS.per_ip_per_minute,
-      per_ip_downloads_per_minute: LIMITS.per_ip_downloads_per_minute,
-      max_ids_per_series_call: LIMITS.max_ids_per_series_call,
-      max_rows_per_response: LIMITS.max_rows_per_response,
+      per_ip_per_minute: INDICATOR_LIMITS.per_ip_per_minute,
+      per_ip_downloads_per_minute: INDICATOR_LIMITS.per_ip_downloads_per_minute,
+      max_ids_per_series_call: INDICATOR_LIMITS.max_ids_per_series_call,
+      max_rows_per_response: INDICATOR_LIMITS.max_rows_per_response,
     },
     bulk: { manifest: `${baseUrl}/v1/downloads/manifest`, all: `${baseUrl}/v1/download/all` },
     docs: `${baseUrl}/openapi.json`,
@@ -652,13 +652,13 @@ export function parseSeriesParams(q: { ids?: string; from?: string; to?: string;
     detail.push({ loc: ['query', 'ids'], msg: 'Field required', type: 'missing', input: null });
   } else if (ids.length === 0) {
     detail.push({ loc: ['query', 'ids'], msg: 'ids must name at least one indicator id', type: 'value_error', input: q.ids });
-  } else if (ids.length > LIMITS.max_ids_per_series_call) {
+  } else if (ids.length > INDICATOR_LIMITS.max_ids_per_series_call) {
     detail.push({
       loc: ['query', 'ids'],
-      msg: `At most ${LIMITS.max_ids_per_series_call} ids per call; got ${ids.length}. Split into batches or use /v1/download/all`,
+      msg: `At most ${INDICATOR_LIMITS.max_ids_per_series_call} ids per call; got ${ids.length}. Split into batches or use /v1/download/all`,
       type: 'too_long',
       input: q.ids,
-      ctx: { max_length: LIMITS.max_ids_per_series_call, actual_length: ids.length },
+      ctx: { max_length: INDICATOR_LIMITS.max_ids_per_series_call, actual_length: ids.length },
     });
   }
   for (const key of ['from', 'to'] as const) {
@@ -685,30 +685,30 @@ export function parseFindParams(q: { query?: string; q?: string; limit?: number 
   const text = q.query ?? q.q;
   if (text === undefined) {
     detail.push({ loc: ['query', 'query'], msg: 'Field required', type: 'missing', input: null });
-  } else if (text.length < LIMITS.find_query_min_length) {
+  } else if (text.length < INDICATOR_LIMITS.find_query_min_length) {
     detail.push({
       loc: ['query', key],
-      msg: `String should have at least ${LIMITS.find_query_min_length} characters`,
+      msg: `String should have at least ${INDICATOR_LIMITS.find_query_min_length} characters`,
       type: 'string_too_short',
       input: text,
-      ctx: { min_length: LIMITS.find_query_min_length },
+      ctx: { min_length: INDICATOR_LIMITS.find_query_min_length },
     });
-  } else if (text.length > LIMITS.find_query_max_length) {
+  } else if (text.length > INDICATOR_LIMITS.find_query_max_length) {
     detail.push({
       loc: ['query', key],
-      msg: `String should have at most ${LIMITS.find_query_max_length} characters`,
+      msg: `String should have at most ${INDICATOR_LIMITS.find_query_max_length} characters`,
       type: 'string_too_long',
       input: text,
-      ctx: { max_length: LIMITS.find_query_max_length },
+      ctx: { max_length: INDICATOR_LIMITS.find_query_max_length },
     });
   }
-  const limit = q.limit === undefined ? LIMITS.find_limit_default : Number(q.limit);
+  const limit = q.limit === undefined ? INDICATOR_LIMITS.find_limit_default : Number(q.limit);
   if (!Number.isInteger(limit)) {
     detail.push({ loc: ['query', 'limit'], msg: 'Input should be a valid integer', type: 'int_parsing', input: q.limit });
-  } else if (limit < LIMITS.find_limit_min) {
-    detail.push({ loc: ['query', 'limit'], msg: `Input should be greater than or equal to ${LIMITS.find_limit_min}`, type: 'greater_than_equal', input: q.limit, ctx: { ge: LIMITS.find_limit_min } });
-  } else if (limit > LIMITS.find_limit_max) {
-    detail.push({ loc: ['query', 'limit'], msg: `Input should be less than or equal to ${LIMITS.find_limit_max}`, type: 'less_than_equal', input: q.limit, ctx: { le: LIMITS.find_limit_max } });
+  } else if (limit < INDICATOR_LIMITS.find_limit_min) {
+    detail.push({ loc: ['query', 'limit'], msg: `Input should be greater than or equal to ${INDICATOR_LIMITS.find_limit_min}`, type: 'greater_than_equal', input: q.limit, ctx: { ge: INDICATOR_LIMITS.find_limit_min } });
+  } else if (limit > INDICATOR_LIMITS.find_limit_max) {
+    detail.push({ loc: ['query', 'limit'], msg: `Input should be less than or equal to ${INDICATOR_LIMITS.find_limit_max}`, type: 'less_than_equal', input: q.limit, ctx: { le: INDICATOR_LIMITS.find_limit_max } });
   }
   if (detail.length) throw new ValidationError(detail);
   return { query: text as string, limit };

@@ -266,7 +266,7 @@ export const LATEST_FILE_SUFFIXES = ['csv', 'csv.gz', 'csv.zip', 'parquet'] as c
 export const DETAILS_FILE_SUFFIXES = ['parquet', 'csv.gz'] as const;
 export const DATA_QUALITY_FILE_SUFFIXES = ['csv', 'json'] as const;
 
-export interface ManifestFile {
+export interface MfManifestFile {
   format: string;
   size_bytes: number;
   size_human: string;
@@ -303,7 +303,7 @@ export interface Manifest {
   data_source: string;
   disclaimer: string;
   terms: string;
-  files: Record<string, ManifestFile>;
+  files: Record<string, MfManifestFile>;
   validation: ManifestValidation;
   generation_time_seconds: number;
   schema_version: number;
@@ -349,7 +349,7 @@ const col = (name: string, type: string, required = false): ColumnSpec => ({ nam
  * `nav.date` is a DATE locally (files carry it as a string): range filters and ordering then work on
  * 4-byte values, and rows.ts turns DATE back into YYYY-MM-DD exactly.
  */
-export const TABLES = {
+export const MF_TABLES = {
   nav: {
     name: 'nav',
     source: NAV_FILE_BASE,
@@ -416,7 +416,7 @@ export const TABLES = {
   },
 } as const satisfies Record<string, LocalTable>;
 
-export type LocalTableName = keyof typeof TABLES;
+export type LocalTableName = keyof typeof MF_TABLES;
 
 /**
  * Known column renames by schema version: a file at an older version may carry `from` where the local

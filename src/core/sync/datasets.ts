@@ -45,16 +45,16 @@ export interface ServiceDef {
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-const mfTables = Object.values(mf.TABLES) as readonly (TableContract & { source: string })[];
+const mfTables = Object.values(mf.MF_TABLES) as readonly (TableContract & { source: string })[];
 
 export const SERVICE_DEFS: Readonly<Record<Service, ServiceDef>> = {
   indicators: {
     service: 'indicators',
-    tables: Object.values(indicators.TABLES),
+    tables: Object.values(indicators.INDICATOR_TABLES),
     allStem: indicators.ALL_BASENAME,
     schemaVersion: null,
     renames: {},
-    rules: [{ limit: indicators.LIMITS.per_ip_downloads_per_minute, windowMs: MINUTE, kind: 'any' }],
+    rules: [{ limit: indicators.INDICATOR_LIMITS.per_ip_downloads_per_minute, windowMs: MINUTE, kind: 'any' }],
     stemTable: Object.fromEntries(indicators.TABLE_NAMES.map((t) => [t, t])),
   },
   mf: {
@@ -77,11 +77,11 @@ export const SERVICE_DEFS: Readonly<Record<Service, ServiceDef>> = {
   },
   flags: {
     service: 'flags',
-    tables: Object.values(flags.TABLES),
+    tables: Object.values(flags.FLAGS_TABLES),
     allStem: flags.ALL_BASENAME,
     schemaVersion: null,
     renames: {},
-    rules: [{ limit: flags.LIMITS.downloadsPerMinute, windowMs: MINUTE, kind: 'any' }],
+    rules: [{ limit: flags.FLAGS_LIMITS.downloadsPerMinute, windowMs: MINUTE, kind: 'any' }],
     stemTable: Object.fromEntries(flags.TABLE_NAMES.map((t) => [t, t])),
   },
 };

@@ -5,7 +5,7 @@ import {
   CATEGORY_IDS,
   ENDPOINTS,
   LEGACY_MAP,
-  LIMITS,
+  INDICATOR_LIMITS,
   PARAMS,
   ServiceError,
   ValidationError,
@@ -157,16 +157,16 @@ export const indicators: ServiceModule = (deps): Service => {
       },
       {
         name: 'find_indicator',
-        description: `Search indicators across all categories: case-insensitive substring of indicator_id or name (${LIMITS.find_query_min_length}-${LIMITS.find_query_max_length} characters). Each hit names its category.`,
+        description: `Search indicators across all categories: case-insensitive substring of indicator_id or name (${INDICATOR_LIMITS.find_query_min_length}-${INDICATOR_LIMITS.find_query_max_length} characters). Each hit names its category.`,
         input: {
           query: z.string().describe('Text to find in ids and names'),
-          limit: z.number().int().optional().describe(`${LIMITS.find_limit_min} to ${LIMITS.find_limit_max}, default ${LIMITS.find_limit_default}`),
+          limit: z.number().int().optional().describe(`${INDICATOR_LIMITS.find_limit_min} to ${INDICATOR_LIMITS.find_limit_max}, default ${INDICATOR_LIMITS.find_limit_default}`),
         },
         run: async (args) => find(deps.engine, parseFindParams(args as { query: string; limit?: number })),
       },
       {
         name: 'v2_get_series',
-        description: `Time series for up to ${LIMITS.max_ids_per_series_call} comma-separated ids (macro indicators and market symbols may be mixed), one row per date, one column per id; columns are empty where an indicator has no observation that day. unknown_ids (typos) and empty_ids (no rows in range) are diagnostics, not errors. format=tsv starts with '# meta: count=N unknown=[...] empty=[...]'. At most ${LIMITS.max_rows_per_response} rows; beyond that meta.next_from says where to continue.`,
+        description: `Time series for up to ${INDICATOR_LIMITS.max_ids_per_series_call} comma-separated ids (macro indicators and market symbols may be mixed), one row per date, one column per id; columns are empty where an indicator has no observation that day. unknown_ids (typos) and empty_ids (no rows in range) are diagnostics, not errors. format=tsv starts with '# meta: count=N unknown=[...] empty=[...]'. At most ${INDICATOR_LIMITS.max_rows_per_response} rows; beyond that meta.next_from says where to continue.`,
         input: {
           ids: z.string().describe('Comma-separated ids, at most 10'),
           from: z.string().optional().describe('Start date YYYY-MM-DD, inclusive'),

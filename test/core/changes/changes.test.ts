@@ -15,7 +15,7 @@ import { syncRecorded } from '../../../src/core/changes/recorder.js';
 import { addWatch, importWatches, readWatches, settleWatches } from '../../../src/core/changes/watches.js';
 import { changesSince, readLog, readRevisions } from '../../../src/core/changes/log.js';
 import { changePct } from '../../../src/core/changes/diff.js';
-import { TABLE_NAMES, TABLES } from '../../../src/core/contract/flags.js';
+import { TABLE_NAMES, FLAGS_TABLES } from '../../../src/core/contract/flags.js';
 import { companyScorecard } from '../../../src/core/services/flags/scorecard.js';
 import type { Changes, KeptChanges } from '../../../src/core/changes/shape.js';
 import type { Engine } from '../../../src/core/engine/engine.js';
@@ -44,7 +44,7 @@ async function snapshot(dir: string, symbols: string[]): Promise<Snapshot> {
     const flags: Snapshot['flags'] = {};
     for (const t of TABLE_NAMES) {
       const m = new Map<string, number>();
-      for (const r of await e.all(`SELECT ${TABLES[t].columns.map((c) => `"${c.name}"`).join(', ')} FROM flags.${t}`)) {
+      for (const r of await e.all(`SELECT ${FLAGS_TABLES[t].columns.map((c) => `"${c.name}"`).join(', ')} FROM flags.${t}`)) {
         const k = JSON.stringify(r);
         m.set(k, (m.get(k) ?? 0) + 1);
       }

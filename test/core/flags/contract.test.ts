@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DATA_DEFAULTS,
   TABLE_NAMES,
-  TABLES,
+  FLAGS_TABLES,
   allFileNames,
   createTableSql,
   validateCompanyParams,
@@ -16,10 +16,10 @@ const fails = (v: { ok: boolean; error?: { status: number; field?: string } }) =
 describe('flags contract', () => {
   it('every table starts with the identity columns and its date column, names unique', () => {
     for (const t of TABLE_NAMES) {
-      const names = TABLES[t].columns.map((c) => c.name);
-      expect(names.slice(0, 4), t).toEqual(['symbol', 'isin', 'company_name', TABLES[t].dateColumn]);
+      const names = FLAGS_TABLES[t].columns.map((c) => c.name);
+      expect(names.slice(0, 4), t).toEqual(['symbol', 'isin', 'company_name', FLAGS_TABLES[t].dateColumn]);
       expect(new Set(names).size, t).toBe(names.length);
-      expect(TABLES[t].columns.find((c) => c.name === TABLES[t].dateColumn)!.type).toBe('DATE');
+      expect(FLAGS_TABLES[t].columns.find((c) => c.name === FLAGS_TABLES[t].dateColumn)!.type).toBe('DATE');
     }
     expect(createTableSql('pledge_data')).toMatch(/^CREATE TABLE "flags"."pledge_data" \("symbol" VARCHAR NOT NULL, /);
   });

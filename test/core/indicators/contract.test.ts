@@ -2,7 +2,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import fc from 'fast-check';
 import { NodeEngine } from '../../../src/core/engine/node.js';
 import {
-  TABLES,
+  INDICATOR_TABLES,
   TABLE_NAMES,
   ValidationError,
   createTableSql,
@@ -60,7 +60,7 @@ describe('indicator contract', () => {
         await engine.exec(createTableSql(t, 'indicators'));
         const cols = await engine.all<{ column_name: string; column_type: string; null: string }>(`DESCRIBE indicators.${t}`);
         expect(cols.map((c) => [c.column_name, c.column_type, c.null === 'NO'])).toEqual(
-          TABLES[t].columns.map((c) => [c.name, c.type, c.required || TABLES[t].primaryKey.includes(c.name)]),
+          INDICATOR_TABLES[t].columns.map((c) => [c.name, c.type, c.required || INDICATOR_TABLES[t].primaryKey.includes(c.name)]),
         );
       }
     } finally {

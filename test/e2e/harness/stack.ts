@@ -16,7 +16,7 @@ import { nodeHost } from '../../../src/core/store/node.js';
 import type { StoreState } from '../../../src/core/sync/state.js';
 import type { FormatChoice, Service } from '../../../src/core/sync/datasets.js';
 import type { SyncStep } from '../../../src/core/sync/hooks.js';
-import type { SyncOutcome } from '../../../src/ui/lib/backend.js';
+import type { SyncOutcome } from '../../../src/ui/lib/backend-api.js';
 import { NO_LIMITS } from '../../core/sync/fixture.js';
 import { publishTiny } from '../../helpers/tiny-data.js';
 import type { checksums } from '../../reliability/store-check.js';

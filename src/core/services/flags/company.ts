@@ -1,5 +1,5 @@
 import type { Engine } from '../../engine/engine.js';
-import { TABLES, type CompanyParams, type CompanyResponse, type FlagsRow, type FlagsTable } from '../../contract/flags.js';
+import { FLAGS_TABLES, type CompanyParams, type CompanyResponse, type FlagsRow, type FlagsTable } from '../../contract/flags.js';
 import { resolveCompany } from './identity.js';
 import { tableRef } from './sources.js';
 import { toTsv } from './tsv.js';
@@ -13,7 +13,7 @@ import { toTsv } from './tsv.js';
 export const companyRowsSql = (tables: readonly FlagsTable[]): string =>
   `SELECT ${tables
     .map((t) => {
-      const cols = TABLES[t].columns.map((c) => `"${c.name}"`);
+      const cols = FLAGS_TABLES[t].columns.map((c) => `"${c.name}"`);
       const row = `struct_pack(${cols.map((c) => `${c} := ${c}`).join(', ')})`;
       return `(SELECT list(${row} ORDER BY ${cols.join(', ')}) FROM ${tableRef(t)} WHERE symbol = $1 AND isin = $2) AS ${t}`;
     })
@@ -29,7 +29,7 @@ export async function companyData(engine: Engine, p: CompanyParams): Promise<Com
   for (const t of p.tables) {
     const data = rows[t] ?? [];
     total += data.length;
-    tables[t] = { row_count: data.length, columns: TABLES[t].columns.map((c) => ({ name: c.name, type: c.type })), data };
+    tables[t] = { row_count: data.length, columns: FLAGS_TABLES[t].columns.map((c) => ({ name: c.name, type: c.type })), data };
   }
   return { identifier: p.identifier, ...company, total_rows: total, tables };
 }

@@ -1,5 +1,5 @@
 import type { Engine } from '../../engine/engine.js';
-import { TABLES, type DataParams, type DataResponse, type FlagsTable } from '../../contract/flags.js';
+import { FLAGS_TABLES, type DataParams, type DataResponse, type FlagsTable } from '../../contract/flags.js';
 import { columnList, tableRef } from './sources.js';
 import { toTsv } from './tsv.js';
 
@@ -18,7 +18,7 @@ export async function tableData(engine: Engine, p: DataParams): Promise<DataResp
     offset: p.offset,
     returned: data.length,
     next_offset: next < n ? next : null,
-    columns: TABLES[p.table].columns.map((c) => ({ name: c.name, type: c.type })),
+    columns: FLAGS_TABLES[p.table].columns.map((c) => ({ name: c.name, type: c.type })),
     data,
   };
 }

@@ -1,7 +1,7 @@
 import type { Engine } from '../../engine/engine.js';
 import {
   TABLE_NAMES,
-  TABLES,
+  FLAGS_TABLES,
   type FlagsTable,
   type FreshnessResponse,
   type SyncInfo,
@@ -15,7 +15,7 @@ import { tableRef } from './sources.js';
 export const TABLE_STATS_SQL = TABLE_NAMES.map(
   (t) =>
     `SELECT '${t}' AS name, count(*) AS row_count, count(DISTINCT symbol) AS companies, ` +
-    `min("${TABLES[t].dateColumn}") AS first_date, max("${TABLES[t].dateColumn}") AS last_date FROM ${tableRef(t)}`,
+    `min("${FLAGS_TABLES[t].dateColumn}") AS first_date, max("${FLAGS_TABLES[t].dateColumn}") AS last_date FROM ${tableRef(t)}`,
 ).join('\nUNION ALL\n');
 
 export const SYNC_STATUS_SQL = `SELECT last_sync, generated_at FROM main.sync_status WHERE dataset = 'flags'`;
@@ -41,10 +41,10 @@ export async function listTables(engine: Engine): Promise<TablesResponse> {
     const s = stats.get(t)!;
     return {
       name: t,
-      description: TABLES[t].description,
+      description: FLAGS_TABLES[t].description,
       row_count: s.row_count,
       companies: s.companies,
-      date_column: TABLES[t].dateColumn,
+      date_column: FLAGS_TABLES[t].dateColumn,
       first_date: s.first_date,
       last_date: s.last_date,
       last_synced_at: sync.last_synced_at,

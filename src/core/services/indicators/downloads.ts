@@ -9,12 +9,12 @@ import type { Engine } from '../../engine/engine.js';
 import { hasSyncStatus } from '../sync-status.js';
 import {
   ServiceError,
-  TABLES,
+  INDICATOR_TABLES,
   TABLE_DOWNLOAD_FORMATS,
   TABLE_NAMES,
   sizeHuman,
   type IndicatorsManifest,
-  type ManifestFile,
+  type IndicatorsManifestFile,
   type TableName,
 } from '../../contract/indicators.js';
 
@@ -42,9 +42,9 @@ SELECT (SELECT count(*) FROM indicators.macro_indicators)::BIGINT AS m,
 export const GENERATED_AT_SQL = `
 SELECT max(generated_at) AS g FROM main.sync_status WHERE dataset = 'indicators'`;
 
-/** Whole-table SELECT in primary-key order; identifiers come only from the contract's TABLES. */
+/** Whole-table SELECT in primary-key order; identifiers come only from the contract's INDICATOR_TABLES. */
 function tableSql(table: TableName): string {
-  const t = TABLES[table];
+  const t = INDICATOR_TABLES[table];
   return `SELECT ${t.columns.map((c) => `"${c.name}"`).join(', ')} FROM indicators.${t.name} ORDER BY ${t.primaryKey.map((k) => `"${k}"`).join(', ')}`;
 }
 
@@ -74,14 +74,14 @@ async function sha(bytes: Uint8Array): Promise<string> {
 }
 
 function readme(table: TableName): string {
-  const t = TABLES[table];
+  const t = INDICATOR_TABLES[table];
   const cols = t.columns.map((c) => `| ${c.name} | ${c.type} | ${c.required ? 'yes' : 'no'} |`).join('\n');
   return `# ${t.name}\n\n${t.description}. Built by the local Almanac mirror from its synced copy.\n\n| column | type | required |\n|---|---|---|\n${cols}\n\nLicence: CC0 1.0. Republished public records; not an authoritative source; provided as is.\n`;
 }
 
 async function build(engine: Engine, table: TableName, format: LocalFormat): Promise<BuiltFile> {
   const rows = await engine.all(tableSql(table));
-  const cols = TABLES[table].columns.map((c) => c.name);
+  const cols = INDICATOR_TABLES[table].columns.map((c) => c.name);
   const tsv = format.startsWith('tsv');
   const fmt = tsv ? tsvCell : csvCell;
   const lines = [cols.join(tsv ? '\t' : ','), ...rows.map((r) => cols.map((c) => fmt(r[c])).join(tsv ? '\t' : ','))];
@@ -118,7 +118,7 @@ async function builtFile(engine: Engine, table: TableName, format: LocalFormat):
 
 /** GET /v1/downloads/manifest: the files this mirror serves, in the publisher's manifest shape. */
 export async function localManifest(engine: Engine): Promise<IndicatorsManifest> {
-  const files: Record<string, ManifestFile> = {};
+  const files: Record<string, IndicatorsManifestFile> = {};
   let total = 0;
   for (const table of TABLE_NAMES) {
     for (const format of LOCAL_FORMATS) {

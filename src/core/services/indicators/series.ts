@@ -1,5 +1,5 @@
 import type { Engine, Param } from '../../engine/engine.js';
-import { LIMITS, type SeriesParams, type SeriesResponse, type SeriesRow } from '../../contract/indicators.js';
+import { INDICATOR_LIMITS, type SeriesParams, type SeriesResponse, type SeriesRow } from '../../contract/indicators.js';
 
 /** Which catalog each requested id belongs to; ids compare case-insensitively. */
 const RESOLVE_SQL = (n: number) => `
@@ -44,7 +44,7 @@ ORDER BY date NULLS FIRST`;
  * returned with `truncated` and `next_from`.
  */
 export async function series(engine: Engine, p: SeriesParams, opts: { maxRows?: number } = {}): Promise<SeriesResponse> {
-  const maxRows = opts.maxRows ?? LIMITS.max_rows_per_response;
+  const maxRows = opts.maxRows ?? INDICATOR_LIMITS.max_rows_per_response;
   const found = await engine.all<{ indicator_id: string; is_market: boolean; visible: boolean }>(RESOLVE_SQL(p.ids.length), p.ids);
   const byLower = new Map(found.map((r) => [r.indicator_id.toLowerCase(), r]));
   const known = p.ids.map((id) => byLower.get(id.toLowerCase())).filter((r) => r !== undefined);

@@ -41,7 +41,7 @@ SELECT * FROM (
 )
 QUALIFY row_number() OVER (PARTITION BY id ORDER BY is_active DESC, last_date DESC, scheme_code) = 1`;
 
-export type Resolution =
+export type SchemeResolution =
   | { id: string; ok: true; scheme: ResolvedScheme }
   | { id: string; ok: false; kind: SchemeId['kind'] };
 
@@ -49,7 +49,7 @@ export type Resolution =
 const livelier = (a: ResolvedScheme, b: ResolvedScheme) => (a.is_active !== b.is_active ? a.is_active : a.last_date > b.last_date);
 
 /** Each identifier as given, in order, with its scheme or the reason it has none. */
-export async function resolveSchemes(engine: Engine, ids: string[]): Promise<Resolution[]> {
+export async function resolveSchemes(engine: Engine, ids: string[]): Promise<SchemeResolution[]> {
   const keyed = ids.map((id) => {
     const c = classifySchemeId(id);
     return { id, c, key: c.kind === 'code' ? String(c.code) : c.kind === 'isin' ? c.isin : null };
