@@ -82,13 +82,14 @@ describe('fuzz campaign: REST and MCP with generated inputs', { timeout: BUDGET_
   const problems: string[] = [];
 
   async function tableSums(): Promise<Record<string, string>> {
-    const tables = await store.engine.all<{ s: string; t: string }>(
-      "SELECT table_catalog AS s, table_name AS t FROM information_schema.tables WHERE table_catalog IN ('indicators','mf','flags','user','memory') ORDER BY 1, 2",
+    // Schemas too: the in-memory catalog holds the kept changes' tables under `almanac`.
+    const tables = await store.engine.all<{ c: string; s: string; t: string }>(
+      "SELECT table_catalog AS c, table_schema AS s, table_name AS t FROM information_schema.tables WHERE table_catalog IN ('indicators','mf','flags','user','memory') ORDER BY 1, 2, 3",
     );
     const out: Record<string, string> = {};
-    for (const { s, t } of tables) {
-      const [r] = await store.engine.all<{ n: number; h: string }>(`SELECT count(*) AS n, coalesce(sum(hash(x)), 0)::VARCHAR AS h FROM "${s}"."${t}" x`);
-      out[`${s}.${t}`] = `${r.n}:${r.h}`;
+    for (const { c, s, t } of tables) {
+      const [r] = await store.engine.all<{ n: number; h: string }>(`SELECT count(*) AS n, coalesce(sum(hash(x)), 0)::VARCHAR AS h FROM "${c}"."${s}"."${t}" x`);
+      out[`${c}.${s}.${t}`] = `${r.n}:${r.h}`;
     }
     return out;
   }
