@@ -260,7 +260,9 @@ describe.skipIf(!hasChromium)('phone and tablet e2e (built app, Chromium, touch)
     await page.keyboard.type('SELECT * FROM mf.latest');
     await expect.poll(() => tabs.isVisible()).toBe(false);
     const box = (await editor.boundingBox())!;
-    expect(box.y).toBeGreaterThanOrEqual(0);
+    // On screen to the pixel: scrolling the caret into view can leave the top a fraction of a pixel
+    // above the viewport (-0.48 px seen on a loaded run), which hides nothing.
+    expect(box.y).toBeGreaterThan(-1);
     expect(box.y + Math.min(box.height, 100)).toBeLessThanOrEqual(PHONE.height);
     await screenshot(page, 'phone-sql-editing', { fullPage: false });
     await page.getByRole('button', { name: 'Run' }).tap();
