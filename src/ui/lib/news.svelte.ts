@@ -39,17 +39,20 @@ export async function markSeen(): Promise<void> {
 
 export async function loadWatches(): Promise<void> {
   news.watches = await backend().watchList();
-  watchesLoaded = true;
 }
 
-let watchesLoaded = false;
+/** The page's first load of the list, shared by the nav and every toggle mounted before it answered. */
+let firstLoad: Promise<void> | null = null;
 
 /**
- * Loads the list once per page for views opened before the nav's load answered. A plain flag, not
- * state: an empty list must not read as "not loaded", or every toggle reloads it forever.
+ * Loads the list once per page. A promise kept outside state, not the list's length: an empty list
+ * must not read as "not loaded" (every toggle would reload it forever), and toggles mounted together
+ * share one request. A failed load may be tried again.
  */
 export function ensureWatches(): void {
-  if (!watchesLoaded) void loadWatches().catch(() => undefined);
+  firstLoad ??= loadWatches().catch(() => {
+    firstLoad = null;
+  });
 }
 
 export function isWatched(kind: WatchKind, key: string): boolean {
@@ -72,7 +75,7 @@ async function notify(): Promise<void> {
 /** Started once by the nav: counts at start, and again after each recorded sync. */
 export function watchNews(): () => void {
   void refreshNews().catch(() => undefined);
-  void loadWatches().catch(() => undefined);
+  ensureWatches();
   return backend().subscribe((e) => {
     if (e.type !== 'changes') return;
     void refreshNews().catch(() => undefined);
