@@ -37,7 +37,8 @@ describe.skipIf(!hasChromium)('e2e: AMFI import and a schema-drift notice in the
   it('first sync, then two AMFI daily files imported from the Data view appear on the scheme page as imported NAVs', async () => {
     const { page } = stack.s;
     await firstSync(page, stack.app.url);
-    expect(await page.getByTestId('state-mf').textContent()).toBe('current');
+    // The card re-checks its source after the sync ("checking…" meanwhile).
+    await expect.poll(() => page.getByTestId('state-mf').textContent(), { timeout: 60_000 }).toBe('current');
     expect(await page.getByTestId('drift-mf').count()).toBe(0);
 
     // An active scheme as the publisher has it, and AMFI's files for the two days after its data.
@@ -77,7 +78,9 @@ describe.skipIf(!hasChromium)('e2e: AMFI import and a schema-drift notice in the
     await generateMf({ scale: 'tiny', dir: path.join(dataDir, 'mf'), generation: 2, seed: 42, drift: 'drop' });
     await page.goto(`${stack.app.url}#/data`);
     await page.getByText('DuckDB ready').waitFor({ timeout: 60_000 });
-    await page.getByTestId('state-mf').filter({ hasText: 'update available' }).waitFor({ timeout: 30_000 });
+    // Nothing of the first test still running (the Sync button is back), then the source's new state.
+    await syncButton(page).waitFor({ timeout: 180_000 });
+    await page.getByTestId('state-mf').filter({ hasText: 'update available' }).waitFor({ timeout: 60_000 });
     await syncButton(page).click();
     await syncButton(page).waitFor({ timeout: 180_000 });
     const notice = page.getByTestId('drift-mf');
