@@ -11,6 +11,7 @@ import type { RateLog } from '../../core/sync/sync.js';
 import type { AmfiImportResult, Backend, BackendEvent, SyncOutcome, SyncRequest } from './backend-api.js';
 import type { AppConfig } from './app-config.js';
 import { AnswerCache } from './answer-cache.js';
+import { plainCopy } from './plain-copy.js';
 import type { FromWorker, PauseAt, StoreChanged, ToWorker } from './sync-protocol.js';
 import { addWatch, exportWatches, importWatches, readWatches, removeWatch, settleWatches, type ImportResult, type Watch, type WatchKind, type WatchStatus } from '../../core/changes/watches.js';
 import { ChangeRecorder } from '../../core/changes/recorder.js';
@@ -101,18 +102,11 @@ export class BrowserBackend implements Backend {
     // Ask once the user stores data: the browser may then keep it under storage pressure (the
     // Data view's storage card shows the answer and can ask again).
     this.persistAsked ??= navigator.storage?.persist?.().catch(() => false);
-    // Plain copies: postMessage cannot clone the views' reactive proxies.
-    const plain: SyncRequest = {
-      only: [...req.only],
-      sources: { ...req.sources },
-      ...(req.skipTables ? { skipTables: Object.fromEntries(Object.entries(req.skipTables).map(([k, v]) => [k, [...v]])) } : {}),
-      history: req.history && { ...req.history },
-    };
     // Only the tab holding the store can read the old files; another tab's sync goes unrecorded.
     const store = this.holding ? await this.store() : null;
     const recorder = store ? await ChangeRecorder.begin(this.parts.storage, this.parts.state) : undefined;
     this.recorder = recorder;
-    const outcome = (await this.call({ op: 'sync', id: ++this.nextId, req: plain, pauseAt, rateLog: this.rateLog })) as SyncOutcome;
+    const outcome = (await this.call({ op: 'sync', id: ++this.nextId, req, pauseAt, rateLog: this.rateLog })) as SyncOutcome;
     if (this.recorder === recorder) this.recorder = undefined;
     if (recorder && outcome.outcome === 'done' && (await recorder.finish(outcome.summary))) {
       this.emit({ type: 'changes' });
@@ -201,7 +195,7 @@ export class BrowserBackend implements Backend {
   private call(m: Extract<ToWorker, { id: number }>): Promise<SyncOutcome | { outcome: 'deleted' }> {
     return new Promise((resolve) => {
       this.pending.set(m.id, resolve);
-      this.syncWorker().postMessage(m);
+      this.syncWorker().postMessage(plainCopy(m));
     });
   }
 

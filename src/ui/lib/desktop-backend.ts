@@ -11,6 +11,7 @@ import type { AmfiImportResult, Backend, BackendEvent, SyncRequest } from './bac
 import type { AppConfig } from './app-config.js';
 import type { ImportResult, Watch, WatchKind, WatchStatus } from '../../core/changes/watches.js';
 import type { Changes } from '../../core/changes/shape.js';
+import { plainCopy } from './plain-copy.js';
 
 /** The bridge electron/preload.js exposes, when this page runs in the desktop app. */
 export function desktopBridge(): DesktopBridge | null {
@@ -40,7 +41,7 @@ export class DesktopBackend implements Backend {
   constructor(bridge: DesktopBridge) {
     this.invoke = async <T>(channel: Channel, args?: unknown) => {
       try {
-        return (await bridge.invoke(channel, args)) as T;
+        return (await bridge.invoke(channel, plainCopy(args))) as T;
       } catch (e) {
         throw new Error(ipcMessage(e));
       }
@@ -67,7 +68,7 @@ export class DesktopBackend implements Backend {
 
   async sync(req: SyncRequest): Promise<SyncOutcome> {
     try {
-      const outcome = await this.invoke<SyncOutcome>('sync:run', { only: [...req.only], sources: { ...req.sources }, history: req.history && { ...req.history } });
+      const outcome = await this.invoke<SyncOutcome>('sync:run', { only: req.only, sources: req.sources, history: req.history });
       // The main process recorded what the sync changed (src/core/changes) before it answered.
       if (outcome.outcome === 'done') for (const l of this.listeners) l({ type: 'changes' });
       return outcome;
@@ -161,8 +162,7 @@ export class DesktopBackend implements Backend {
  * refused with the reason.
  */
 function ipcEngine(invoke: Invoke): Engine {
-  // Copied: IPC clones its arguments, and a view's reactive array (a Proxy) cannot be cloned.
-  const query = (sql: string, params?: Param[]) => ({ sql, params: params && [...params] });
+  const query = (sql: string, params?: Param[]) => ({ sql, params });
   return {
     all: <T = Row>(sql: string, params?: Param[]) => invoke<T[]>('engine:all', query(sql, params)),
     arrow: async (sql: string, params?: Param[]): Promise<Table> => tableFromIPC(await invoke<Uint8Array>('engine:arrow', query(sql, params))),
