@@ -3,9 +3,9 @@ import { commands } from './commands/index.js';
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  const all = await Promise.all(commands.map((load) => load()));
-  const cmd = all.find((c) => c.name === name);
+  const cmd = name !== undefined && Object.hasOwn(commands, name) ? await commands[name]() : null;
   if (!cmd) {
+    const all = await Promise.all(Object.values(commands).map((load) => load()));
     const list = all.map((c) => `  ${c.name.padEnd(14)} ${c.summary}`).join('\n');
     process.stderr.write(`usage: npm run cli -- <command> [options]\n\ncommands:\n${list}\n`);
     return name ? 2 : 0;

@@ -36,11 +36,14 @@ describe('cli watch / changes; REST and MCP answer the same', { timeout: 1_500_0
     pub = await startPublisher({ dataDir: pubDir, limits: 'off' });
     data = path.join(root, 'store');
     await sync();
-    const [s] = await sql('SELECT min(scheme_code) AS c FROM mf.latest WHERE is_active');
-    const [e] = await sql('SELECT min(scheme_code) AS c FROM mf.latest WHERE NOT is_active');
-    const [c] = await sql('SELECT min(symbol) AS s FROM flags.credit_ratings');
-    const [i] = await sql('SELECT min(indicator_id) AS i FROM indicators.macro_indicators');
-    Object.assign(ids, { scheme: String(s.c), ended: String(e.c), company: String(c.s), indicator: String(i.i) });
+    // One CLI process for the four ids: each start opens the store (a DuckDB-WASM engine, seconds of CPU).
+    const [found] = await sql(
+      `SELECT (SELECT min(scheme_code) FROM mf.latest WHERE is_active) AS scheme,
+              (SELECT min(scheme_code) FROM mf.latest WHERE NOT is_active) AS ended,
+              (SELECT min(symbol) FROM flags.credit_ratings) AS company,
+              (SELECT min(indicator_id) FROM indicators.macro_indicators) AS indicator`,
+    );
+    Object.assign(ids, { scheme: String(found.scheme), ended: String(found.ended), company: String(found.company), indicator: String(found.indicator) });
   }, 1_500_000);
   afterAll(() => pub?.close());
 

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { generate as generateMf } from '../../src/gen/mf.js';
 import { generate } from '../core/sync/fixture.js';
 import { amfiDailyFile } from '../helpers/amfi-file.js';
 import { hasChromium, screenshot } from './browser.js';
@@ -75,7 +74,7 @@ describe.skipIf(!hasChromium)('e2e: AMFI import and a schema-drift notice in the
 
   it('the publisher drops scheme_name from the full history: after a sync the Data view shows the refused change and the versions', async () => {
     const { page } = stack.s;
-    await generateMf({ scale: 'tiny', dir: path.join(dataDir, 'mf'), generation: 2, seed: 42, drift: 'drop' });
+    await generate(dataDir, ['mf'], { publishes: [{ drift: 'drop' }] });
     await page.goto(`${stack.app.url}#/data`);
     await page.getByText('DuckDB ready').waitFor({ timeout: 60_000 });
     // Nothing of the first test still running (the Sync button is back), then the source's new state.

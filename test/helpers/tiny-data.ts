@@ -9,7 +9,7 @@
  * 1..N written in turn into one directory, as a publisher's history is (the generator keeps files whose
  * content did not change, so a sync of N after N-1 downloads only what changed). Each generation after
  * the first steps a week unless `publishes` says how it was published (a day, no new day, revised
- * NAVs, a rebuild: src/gen/timeline.ts), and each prefix of a sequence is an entry of its own, so a
+ * NAVs, a rebuild: src/gen/timeline.ts; a schema drift), and each prefix of a sequence is an entry of its own, so a
  * test walking day, day, Monday, revise, rebuild pays one generation per step. Directories are built
  * under a temporary name and renamed into place, so test files racing for the same entry each get a
  * whole one.
@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Service } from '../../src/core/sync/datasets.js';
-import type { PublishOptions } from '../../src/gen/options.js';
+import type { Drift, PublishOptions } from '../../src/gen/options.js';
 import { REAL_PRICES_DIR } from '../../src/gen/real-prices.js';
 
 export interface TinyOptions {
@@ -30,8 +30,11 @@ export interface TinyOptions {
   generation?: number;
   seed?: number;
   /** How generations 2, 3, … were published, in order; the generation is then 1 + its length. */
-  publishes?: readonly PublishOptions[];
+  publishes?: readonly Publish[];
 }
+
+/** One publish after the first; `drift` publishes a schema drift with it (docs/sync.md). */
+export type Publish = PublishOptions & { drift?: Drift };
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 let root: string | null = null;
@@ -76,7 +79,7 @@ export async function tinyData(service: Service, opts: TinyOptions = {}): Promis
   return dir;
 }
 
-function publishesOf(opts: TinyOptions): readonly PublishOptions[] {
+function publishesOf(opts: TinyOptions): readonly Publish[] {
   if (!opts.publishes) return Array.from({ length: (opts.generation ?? 1) - 1 }, () => ({}));
   if (opts.generation !== undefined && opts.generation !== opts.publishes.length + 1) {
     throw new Error(`tinyData: generation ${opts.generation} but ${opts.publishes.length} publishes after the first`);
@@ -85,8 +88,8 @@ function publishesOf(opts: TinyOptions): readonly PublishOptions[] {
 }
 
 /** `g3` for three weekly generations (the names from before `publishes`), else `g1` plus one tag per publish. */
-function entryName(publishes: readonly PublishOptions[]): string {
-  const tag = (p: PublishOptions): string => `${(p.step ?? 'week')[0]}${p.revise ? `r${p.revise}` : ''}${p.rebuild ? 'b' : ''}`;
+function entryName(publishes: readonly Publish[]): string {
+  const tag = (p: Publish): string => `${(p.step ?? 'week')[0]}${p.revise ? `r${p.revise}` : ''}${p.rebuild ? 'b' : ''}${p.drift ? `-${p.drift}` : ''}`;
   const tags = publishes.map(tag);
   return tags.every((t) => t === 'w') ? `g${publishes.length + 1}` : ['g1', ...tags].join('-');
 }

@@ -2,9 +2,10 @@
  * The kill campaigns' runs (kill.test.ts: the ingest paths; kill-mf.test.ts: the MF history's refresh):
  * a sync in a child process (kill-child.ts) SIGKILLed at a point, and the next sync in another.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { build } from 'vite';
 import type { Service } from '../../src/core/sync/datasets.js';
 import type { SyncStep } from '../../src/core/sync/hooks.js';
 import { expect } from 'vitest';
@@ -27,14 +28,40 @@ export interface Point {
 
 export type Outcome = 'killed' | 'not reached';
 
-/** `kill-child.ts ARGS` in its own process: the process, and its exit with everything it printed. */
-export function child(args: string[]): { proc: ReturnType<typeof spawn>; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  proc.stdout!.on('data', (c) => (out += c));
-  proc.stderr!.on('data', (c) => (err += c));
-  return { proc, done: new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal, out, err }))) };
+let bundled: Promise<string> | null = null;
+
+/**
+ * kill-child.ts and the sources it imports as one plain ES module, built once per test process: a
+ * campaign starts about a hundred children, and each one started under tsx's loader paid ~1.5 s of
+ * CPU more to resolve and load the same TypeScript (docs/testing.md, "Time"). Packages stay imports,
+ * resolved from the repository as before; the build is the same code, not a stand-in.
+ */
+function childModule(): Promise<string> {
+  bundled ??= (async () => {
+    fs.mkdirSync(path.resolve('test-results'), { recursive: true });
+    const outDir = fs.mkdtempSync(path.resolve('test-results/kill-child-'));
+    process.once('exit', () => fs.rmSync(outDir, { recursive: true, force: true }));
+    await build({ configFile: false, publicDir: false, logLevel: 'warn', build: { ssr: CHILD, outDir, minify: false, target: 'node20' } });
+    return path.join(outDir, 'kill-child.js');
+  })();
+  return bundled;
+}
+
+/** `kill-child.ts ARGS` in its own process: a way to SIGKILL it, and its exit with everything it printed. */
+export function child(args: string[]): { kill(): void; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> } {
+  let proc: ChildProcess | undefined;
+  const done = childModule().then(
+    (module) =>
+      new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>((resolve) => {
+        proc = spawn(process.execPath, [module, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        proc.stdout!.on('data', (c) => (out += c));
+        proc.stderr!.on('data', (c) => (err += c));
+        proc.on('exit', (code, signal) => resolve({ code, signal, out, err }));
+      }),
+  );
+  return { kill: () => proc?.kill('SIGKILL'), done };
 }
 
 /**
@@ -45,7 +72,7 @@ export async function killRun(store: string, source: string, p: Point, largest: 
   const c = child(['kill', store, source, service, p.step ?? 'none', String(p.nth ?? 0), ...(p.file ? [largest] : [])]);
   const watcher = p.watch
     ? fs.watch(store, (_event, name) => {
-        if (name && p.watch!.test(name)) c.proc.kill('SIGKILL');
+        if (name && p.watch!.test(name)) c.kill();
       })
     : undefined;
   const r = await c.done;

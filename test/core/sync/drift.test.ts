@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate as generateMf } from '../../../src/gen/mf.js';
 import type { Drift } from '../../../src/gen/options.js';
 import { startPublisher, type Publisher } from '../../../src/publisher/server.js';
 import { openStore } from '../../../src/core/store/node.js';
@@ -15,26 +12,7 @@ import { SCHEMA_VERSION } from '../../../src/core/contract/mf.js';
 import type { DriftNotice } from '../../../src/core/sync/drift.js';
 import type { SyncSummary } from '../../../src/core/sync/progress.js';
 import { generate, tempDir } from './fixture.js';
-
-/**
- * Each drift kind end to end, as a user meets it: the store holds generation 1 of tiny MF data and stays
- * open; the generator writes generation 2 with the drift into the directory the running publisher
- * serves; `cli sync` (another process, real HTTP on 127.0.0.1) brings it in. The open store answers
- * from generation 1 throughout; afterwards the change is accepted or refused as docs/sync.md says, and
- * `cli status --json` shows the notice.
- */
-const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '../../..');
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, maxBuffer: 64 << 20 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+import { cli } from '../../helpers/cli.js';
 
 /** What a user would look at: row counts, a checksum of the NAVs, one scheme's service answer. */
 async function answers(store: Store) {
@@ -50,20 +28,24 @@ async function answers(store: Store) {
 const columnsOf = async (store: Store, table: string) =>
   (await store.engine.all<{ n: string; t: string }>(`SELECT column_name AS n, column_type AS t FROM (DESCRIBE mf.${table})`)).map((c) => `${c.n} ${c.t}`);
 
+/**
+ * Each drift kind end to end, as a user meets it: the store holds generation 1 of tiny MF data and stays
+ * open; generation 2 with the drift (from the tiny-data cache) replaces what the running publisher
+ * serves; `cli sync` (another process, real HTTP on 127.0.0.1) brings it in. The open store answers
+ * from generation 1 throughout; afterwards the change is accepted or refused as docs/sync.md says, and
+ * `cli status --json` shows the notice.
+ */
 describe('schema drift end to end (tiny MF, publisher on 127.0.0.1, cli sync in its own process)', { timeout: 900_000 }, () => {
   let root: string;
-  let tplPub: string;
   let tplStore: string;
   let pubDir: string;
   let publisher: Publisher;
 
   beforeAll(async () => {
     root = tempDir('drift');
-    tplPub = path.join(root, 'tpl-pub');
     tplStore = path.join(root, 'tpl-store');
     pubDir = path.join(root, 'pub');
-    await generate(tplPub, ['mf']);
-    fs.cpSync(tplPub, pubDir, { recursive: true });
+    await generate(pubDir, ['mf']);
     publisher = await startPublisher({ dataDir: pubDir, limits: 'off' });
     const first = await cli('sync', '--source', publisher.url, '--data', tplStore, '--only', 'mf', '--json');
     expect(first.stderr).toBe('');
@@ -76,20 +58,18 @@ describe('schema drift end to end (tiny MF, publisher on 127.0.0.1, cli sync in 
   });
 
   /**
-   * Generation 1 in the publisher's directory and in a store of its own, opened; the drift published as
+   * Generation 1 in a store of its own, opened; the drift published as
    * generation 2 and synced by the CLI; the open store's answers before the sync, right after it (still
    * generation 1) and after it re-reads the state.
    */
   async function scenario(drift: Drift) {
-    fs.rmSync(path.join(pubDir, 'mf'), { recursive: true, force: true });
-    fs.cpSync(path.join(tplPub, 'mf'), path.join(pubDir, 'mf'), { recursive: true });
     const storeDir = path.join(root, `store-${drift}`);
     fs.cpSync(tplStore, storeDir, { recursive: true });
     const store = await openStore(storeDir);
     try {
       const before = await answers(store);
       const columnsBefore = { nav: await columnsOf(store, 'nav'), latest: await columnsOf(store, 'latest') };
-      await generateMf({ scale: 'tiny', dir: path.join(pubDir, 'mf'), generation: 2, seed: 42, drift });
+      await generate(pubDir, ['mf'], { publishes: [{ drift }] });
       const synced = await cli('sync', '--data', storeDir, '--only', 'mf', '--json');
       const summary = JSON.parse(synced.stdout) as SyncSummary;
       expect(summary.generations.mf).toBe(2);
