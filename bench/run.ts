@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --scale full|demo|tiny] [--only NAME,...] [--repeats N] [--store DIR] [--profile DIR] [--days N]`
+ * `npm run bench [-- --scale full|demo|tiny] [--only NAME,...] [--repeats N] [--store DIR] [--profile DIR] [--days N] [--data DIR]`
  *
  * Generates (or reuses) sample data at the chosen scale, serves it from the stand-in publisher on
  * loopback, syncs it with the real sync engine, then times each case next to its reference measured
@@ -14,7 +14,8 @@
  * kept beside them: on a shared, loaded machine the wall time mostly measures the scheduler.
  * `--store DIR` times the query cases on an already synced store (no generation, download or ingest
  * cases, no Chromium cases), e.g. a full-scale store kept from an earlier run. `--profile DIR` keeps
- * the Chromium profile and its synced data for the next run (bench/chromium.ts).
+ * the Chromium profile and its synced data for the next run (bench/chromium.ts). `--data DIR` puts the
+ * run's data and stores there instead of .data/bench-SCALE, so two runs can go at once.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,7 +54,7 @@ const givenStore = typeof args.flags.store === 'string' ? path.resolve(args.flag
 /** A Chromium profile kept across runs (bench/chromium.ts), for working on one Chromium case. */
 const profile = typeof args.flags.profile === 'string' ? path.resolve(args.flags.profile) : undefined;
 
-const root = path.resolve('.data', `bench-${scale}`);
+const root = typeof args.flags.data === 'string' ? path.resolve(args.flags.data) : path.resolve('.data', `bench-${scale}`);
 const pub = path.join(root, 'pub');
 const storeDir = path.join(root, 'store');
 const parquetFile = path.join(pub, 'mf', 'mf_nav_master.parquet');
