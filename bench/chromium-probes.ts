@@ -3,8 +3,9 @@
  * functions passed to page.evaluate in helpers the page does not have. The app itself is not changed.
  *
  * PROBES (an init script, before any of the app's code) keeps `window.__bench`:
- * - `sync`: the sync worker's messages (its SyncEvents, minus byte progress, and its result), each with
- *   `at` = performance.now() of the page, and `sent` when the page asked the worker to sync;
+ * - `sync`: the sync worker's messages (its SyncEvents, minus byte progress, and its result with the
+ *   summary's body bytes), each with `at` = performance.now() of the page, and `sent` when the page
+ *   asked the worker to sync;
  * - `chart`: when the first uPlot canvas (`.chart canvas`) of the page was seen drawn: the first
  *   animation frame at which it holds painted pixels, in ms since navigation start;
  * - `ready`: when the nav first said "DuckDB ready" (the store opened, its files attached).
@@ -19,7 +20,7 @@ export const PROBES = `(() => {
       this.addEventListener('message', (e) => {
         const d = e.data;
         if (d && d.type === 'event' && d.event.type !== 'progress') b.sync.push({ at: performance.now(), ...d.event });
-        if (d && d.type === 'result') b.sync.push({ at: performance.now(), type: 'result', outcome: d.outcome.outcome, message: d.outcome.message });
+        if (d && d.type === 'result') b.sync.push({ at: performance.now(), type: 'result', outcome: d.outcome.outcome, message: d.outcome.message, body_bytes: d.outcome.summary && d.outcome.summary.body_bytes });
       });
     }
     postMessage(m, t) {

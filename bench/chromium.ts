@@ -82,7 +82,7 @@ const GRID_ROWS = 1_000_000;
 const REF_ROWS = 1_000;
 
 interface Bench {
-  sync: { at: number; type: string; file?: string; table?: string; rows?: number; status?: string; outcome?: string; message?: string }[];
+  sync: { at: number; type: string; file?: string; table?: string; rows?: number; status?: string; outcome?: string; message?: string; body_bytes?: number; detail?: string }[];
   sent: number | null;
   chart: number | null;
   ready: number | null;
@@ -271,6 +271,50 @@ async function syncPhase(run: ChromiumRun, app: AppServer, profile: string): Pro
   } finally {
     await close(x);
   }
+}
+
+/** One sync of the app in Chromium: wall time from the page's request to the worker's result, the summary's body bytes, the files' words. */
+export interface AppSync {
+  ms: number;
+  body_bytes: number;
+  details: string[];
+}
+
+/**
+ * The built app served against `publisherUrl` in a fresh profile, its Data view kept open in one page
+ * between syncs, as a user pressing Sync each morning would (bench/refresh.ts). `sync` runs the app's
+ * own sync (the Sync button, the sync worker, OPFS) of `services`; `close` ends it all.
+ */
+export async function appSyncs(appDir: string, publisherUrl: string): Promise<{ sync: (services: string[]) => Promise<AppSync>; close: () => Promise<void> }> {
+  const app = await serveApp({ dist: appBuild(appDir), publisher: publisherUrl, config: SOURCES });
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'almanac-bench-profile-'));
+  const x = await open(profile);
+  const { page } = x.s;
+  const closeAll = async () => {
+    await close(x);
+    await app.close();
+    rmSync(profile, { recursive: true, force: true });
+  };
+  try {
+    await page.goto(`${app.url}#/data`);
+    await page.getByText('DuckDB ready').waitFor({ timeout: 300_000 });
+  } catch (e) {
+    await closeAll();
+    throw e;
+  }
+  return {
+    async sync(services) {
+      const events = await syncIn(page, services);
+      if (x.s.errors.length) throw new Error(`the app logged errors while syncing: ${x.s.errors.join(' | ').slice(0, 2000)}`);
+      const result = events.find((e) => e.type === 'result')!;
+      return {
+        ms: result.at - (await bench(page)).sent!,
+        body_bytes: result.body_bytes ?? -1,
+        details: events.flatMap((e) => (e.type === 'file-done' && e.detail ? [e.detail] : [])),
+      };
+    },
+    close: closeAll,
+  };
 }
 
 /** Goes to a route of the open app (a same-document navigation once the app is loaded). */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --scale full|demo|tiny] [--only NAME,...] [--repeats N] [--store DIR] [--profile DIR] [--days N]`
+ * `npm run bench [-- --scale full|demo|tiny] [--only NAME,...] [--repeats N] [--store DIR] [--profile DIR] [--days N] [--minutes M] [--data DIR]`
  *
  * Generates (or reuses) sample data at the chosen scale, serves it from the stand-in publisher on
  * loopback, syncs it with the real sync engine, then times each case next to its reference measured
@@ -14,7 +14,8 @@
  * kept beside them: on a shared, loaded machine the wall time mostly measures the scheduler.
  * `--store DIR` times the query cases on an already synced store (no generation, download or ingest
  * cases, no Chromium cases), e.g. a full-scale store kept from an earlier run. `--profile DIR` keeps
- * the Chromium profile and its synced data for the next run (bench/chromium.ts).
+ * the Chromium profile and its synced data for the next run (bench/chromium.ts). `--data DIR` puts the
+ * run's data and stores there instead of .data/bench-SCALE, so two runs can go at once.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,7 @@ import { httpCases } from './http.js';
 import { interleaved, measure, printTable, ratio, stats, time, warmUp, writeResults, type BenchResult, type Stats } from './lib.js';
 import { renderPerformanceDoc, svgChart } from './report.js';
 import { chromiumCases, type ChildResult, type ChromiumRun } from './chromium.js';
+import { hasChromium } from '../test/e2e/browser.js';
 import { oneDayCases } from './refresh.js';
 import { MF_LIMITS } from '../src/core/contract/mf-params.js';
 import { INDICATOR_LIMITS } from '../src/core/contract/indicators.js';
@@ -53,10 +55,12 @@ const givenStore = typeof args.flags.store === 'string' ? path.resolve(args.flag
 /** A Chromium profile kept across runs (bench/chromium.ts), for working on one Chromium case. */
 const profile = typeof args.flags.profile === 'string' ? path.resolve(args.flags.profile) : undefined;
 
-const root = path.resolve('.data', `bench-${scale}`);
+const root = typeof args.flags.data === 'string' ? path.resolve(args.flags.data) : path.resolve('.data', `bench-${scale}`);
 const pub = path.join(root, 'pub');
 const storeDir = path.join(root, 'store');
 const parquetFile = path.join(pub, 'mf', 'mf_nav_master.parquet');
+/** The benchmark's own build of the app (bench/bundle.ts), for the Chromium cases. */
+const APP_DIR = path.resolve('.data', 'bench-app');
 const results: BenchResult[] = [];
 /** The Node ingest's figures, which the Chromium ingest case is set beside. */
 const ingest: ChromiumRun['ingest'] = {};
@@ -196,10 +200,14 @@ async function syncAndQuery() {
         note: `${again.requests} requests for ${files} files and ${SERVICES.length} manifests (first sync of the rest: ${rest.requests} requests)`,
       });
     }
-    if (wants('one-day')) {
+    if (wants('one-day (Node)') || wants('one-day (Chromium)')) {
       // `--days N`: publishes refreshed one by one (default 30 at demo scale, 5 at full, as issue 20 asks).
+      // In Node always (the query cases read its store); in Chromium too unless `--only "one-day (Node)"`.
       const days = Number(typeof args.flags.days === 'string' ? args.flags.days : scale === 'full' ? 5 : 30);
-      results.push(...(await oneDayCases({ scale, root, pub, child, days, repeats: 40 })));
+      // `--minutes M`: no new day published once the refreshes took M minutes (a session's time box).
+      const minutes = typeof args.flags.minutes === 'string' ? Number(args.flags.minutes) : undefined;
+      const appDir = wants('one-day (Chromium)') && hasChromium ? APP_DIR : undefined;
+      results.push(...(await oneDayCases({ scale, root, pub, child, days, minutes, repeats: 40, appDir })));
     }
   } finally {
     await publisher.close();
@@ -333,8 +341,7 @@ async function main() {
     // The app's cases last: the browser's processes would otherwise share the CPU with the timed Node cases.
     const publisher = await startPublisher({ dataDir: pub, limits: 'spec' });
     try {
-      const appDir = path.resolve('.data', 'bench-app');
-      results.push(...(await chromiumCases({ repeats, wants, appDir, publisherUrl: publisher.url, storeDir, parquetFile, child, ingest, profile })));
+      results.push(...(await chromiumCases({ repeats, wants, appDir: APP_DIR, publisherUrl: publisher.url, storeDir, parquetFile, child, ingest, profile })));
     } finally {
       await publisher.close();
     }
