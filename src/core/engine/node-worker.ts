@@ -78,6 +78,7 @@ export class NodeWorkerEngine extends AsyncEngine {
   /** Shuts the database down (as NodeEngine does: its WAL goes), then ends the thread. */
   async close(): Promise<void> {
     try {
+      await this.statements.clear();
       await this.conn.close();
       await this.db.reset();
     } finally {
