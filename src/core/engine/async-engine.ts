@@ -73,15 +73,21 @@ export abstract class AsyncEngine implements Engine {
     return tableToColumns(await this.arrow(sql, params));
   }
 
-  /** Runs as a pending query (polled by the worker), so `cancel()` can interrupt it. */
+  /**
+   * True: each statement runs as a pending query, polled until done, so `cancel()` can interrupt it
+   * (the app's SQL editor). False: in one round trip to the worker, which cannot be interrupted; for
+   * the local server, where the polling cost ~2 ms of CPU a NAV request (docs/performance.md).
+   */
+  protected readonly cancellable: boolean = true;
+
   arrow(sql: string, params?: Param[]): Promise<Table> {
     return this.serial(async () => {
       // `[]` asks for the kept prepared statement of a parameter-free query (one statement only)
-      if (!params) return this.collect(await this.conn.send(sql, true));
+      if (!params) return this.cancellable ? this.collect(await this.conn.send(sql, true)) : await this.conn.query(sql);
       // Kept: a statement prepared per call cost two more round trips to the worker, and its planning.
       const stmt = await this.statements.get(sql, (q) => this.conn.prepare(q));
       try {
-        return await this.collect(await stmt.send(...params));
+        return this.cancellable ? await this.collect(await stmt.send(...params)) : await stmt.query(...params);
       } catch (e) {
         await this.statements.forget(sql);
         throw e;
