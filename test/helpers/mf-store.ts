@@ -12,7 +12,6 @@ import type { Engine } from '../../src/core/engine/engine.js';
 import { generateTinyMf } from './mf-fixture.js';
 import { NO_LIMITS } from '../core/sync/fixture.js';
 
-/** The store's engine in a worker thread, as `cli serve` opens it (src/cli/commands/serve.ts). */
 export async function openTinyMfStore(storeDir: string): Promise<{ engine: Engine; close: () => Promise<void> }> {
   const published = path.dirname(await generateTinyMf());
   const publisher = await startPublisher({ dataDir: published, limits: 'off' });
@@ -24,7 +23,7 @@ export async function openTinyMfStore(storeDir: string): Promise<{ engine: Engin
     await publisher.close();
     rmSync(published, { recursive: true, force: true });
   }
-  const store = await openStore(storeDir, { worker: true });
+  const store = await openStore(storeDir);
   return {
     engine: store.engine,
     close: async () => {

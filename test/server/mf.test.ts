@@ -19,13 +19,11 @@ describe('MF REST and MCP over HTTP (local server, DuckDB-WASM, tiny data synced
   let engine: Engine;
   let close: () => Promise<void>;
 
-  // A sync, then the store's engine in a worker thread (as cli serve has it), which compiles DuckDB once
-  // more: 2 s of CPU, minutes on a loaded machine.
   beforeAll(async () => {
     ({ engine, close } = await openTinyMfStore(mkdtempSync(path.join(tmpdir(), 'almanac-mf-store-'))));
     app = await buildServer({ engine, baseUrl: 'http://127.0.0.1' });
     base = await app.listen({ host: '127.0.0.1', port: 0 });
-  }, 300_000);
+  });
   afterAll(async () => {
     await app?.close();
     await close?.();

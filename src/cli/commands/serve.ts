@@ -11,8 +11,7 @@ const command: Command = {
   summary: 'serve the REST contract and MCP (POST /mcp) on 127.0.0.1 from the local data',
   usage: 'npm run cli -- serve --data DIR [--port P] [--host H --allow-non-loopback] [--origin URL]',
   async run(args: Args) {
-    // The engine in a worker thread: this thread accepts connections and writes answers while DuckDB works.
-    const store = await openStore(str(args, 'data'), { worker: true });
+    const store = await openStore(str(args, 'data'));
     const origin = args.flags.origin;
     const server = await listen(
       { engine: store.engine, dataDir: str(args, 'data') },
