@@ -1,5 +1,6 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { NodeEngine } from '../../src/core/engine/node.js';
+import { NodeWorkerEngine } from '../../src/core/engine/node-worker.js';
 
 describe('NodeEngine (DuckDB-WASM in Node)', async () => {
   const engine = await NodeEngine.open();
@@ -35,9 +36,13 @@ describe('NodeEngine instances share one compiled module', () => {
   });
 });
 
-describe('NodeEngine keeps prepared statements', () => {
+// Both Node hosts keep them (kept-statements.ts): the worker thread's engine serves `cli serve`.
+describe.each([
+  ['NodeEngine', () => NodeEngine.open()],
+  ['NodeWorkerEngine', () => NodeWorkerEngine.open()],
+])('%s keeps prepared statements', (_name, open) => {
   it('answers from the current catalog after the table behind a kept statement is replaced', async () => {
-    const engine = await NodeEngine.open();
+    const engine = await open();
     await engine.exec("ATTACH ':memory:' AS g1; CREATE TABLE g1.t AS SELECT 1 AS x;");
     await engine.exec("ATTACH ':memory:' AS mf; CREATE TABLE mf.t AS SELECT 10 AS x;");
     const sql = 'SELECT x + ? AS y FROM mf.t';

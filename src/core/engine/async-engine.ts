@@ -1,6 +1,7 @@
 import * as duckdb from '@duckdb/duckdb-wasm';
 import { Table, type AsyncRecordBatchStreamReader } from 'apache-arrow';
 import { OFFLINE_SETTINGS, readableError, type Engine, type Param } from './engine.js';
+import { KeptStatements } from './kept-statements.js';
 import { tableToColumns, tableToRows } from './rows.js';
 
 /** Where an AsyncDuckDB opens its main database, and how. */
@@ -72,18 +73,29 @@ export abstract class AsyncEngine implements Engine {
     return tableToColumns(await this.arrow(sql, params));
   }
 
-  /** Runs as a pending query (polled by the worker), so `cancel()` can interrupt it. */
+  /**
+   * True: each statement runs as a pending query, polled until done, so `cancel()` can interrupt it
+   * (the app's SQL editor). False: in one round trip to the worker, which cannot be interrupted; for
+   * the local server, where the polling cost ~2 ms of CPU a NAV request (docs/performance.md).
+   */
+  protected readonly cancellable: boolean = true;
+
   arrow(sql: string, params?: Param[]): Promise<Table> {
     return this.serial(async () => {
-      if (!params || params.length === 0) return this.collect(await this.conn.send(sql, true));
-      const stmt = await this.conn.prepare(sql);
+      // `[]` asks for the kept prepared statement of a parameter-free query (one statement only)
+      if (!params) return this.cancellable ? this.collect(await this.conn.send(sql, true)) : await this.conn.query(sql);
+      // Kept: a statement prepared per call cost two more round trips to the worker, and its planning.
+      const stmt = await this.statements.get(sql, (q) => this.conn.prepare(q));
       try {
-        return await this.collect(await stmt.send(...params));
-      } finally {
-        await stmt.close();
+        return this.cancellable ? await this.collect(await stmt.send(...params)) : await stmt.query(...params);
+      } catch (e) {
+        await this.statements.forget(sql);
+        throw e;
       }
     });
   }
+
+  protected readonly statements = new KeptStatements<duckdb.AsyncPreparedStatement>();
 
   exec(sql: string): Promise<void> {
     return this.serial(async () => void (await this.conn.query(sql)));

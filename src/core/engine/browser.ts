@@ -42,6 +42,7 @@ export class BrowserEngine extends AsyncEngine {
       "SELECT database_name AS name FROM duckdb_databases() WHERE NOT internal AND database_name <> current_database()",
     ).catch(() => []);
     for (const { name } of attached) await this.exec(`DETACH ${quoteIdent(name)}`).catch(() => undefined);
+    await this.statements.clear();
     await this.conn.close();
     // The main database file of a build engine stays registered until the worker ends.
     await this.db.dropFiles().catch(() => undefined);

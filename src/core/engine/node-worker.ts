@@ -64,6 +64,8 @@ class ThreadWorker {
  */
 export class NodeWorkerEngine extends AsyncEngine {
   protected override readonly resultTable = (require('apache-arrow') as typeof import('apache-arrow')).Table;
+  /** Nothing in Node cancels a statement: one round trip each, no polling. */
+  protected override readonly cancellable = false;
 
   /** As NodeEngine.open: `create` opens a NEW file with direct I/O, the only way it reopens with its data. */
   static async open(opts: NodeEngineOptions = {}): Promise<NodeWorkerEngine> {
@@ -78,6 +80,7 @@ export class NodeWorkerEngine extends AsyncEngine {
   /** Shuts the database down (as NodeEngine does: its WAL goes), then ends the thread. */
   async close(): Promise<void> {
     try {
+      await this.statements.clear();
       await this.conn.close();
       await this.db.reset();
     } finally {

@@ -5,6 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import * as duckdb from '@duckdb/duckdb-wasm/blocking';
 import type { Table } from 'apache-arrow';
 import { OFFLINE_SETTINGS, readableError, type Engine, type Param } from './engine.js';
+import { KeptStatements } from './kept-statements.js';
 import { tableToColumns, tableToRows } from './rows.js';
 
 const require = createRequire(import.meta.url);
@@ -45,8 +46,6 @@ function shareCompiledModule(db: duckdb.DuckDBBindings): void {
  * it too): the full MF NAV ingest took ~17 % less CPU, with identical results (docs/performance.md).
  */
 setFlagsFromString('--wasm-inlining');
-
-const STATEMENT_CACHE = 128;
 
 export interface NodeEngineOptions {
   /**
@@ -101,40 +100,16 @@ export class NodeEngine implements Engine {
   async arrow(sql: string, params?: Param[]): Promise<Table> {
     // `[]` asks for the kept prepared statement of a parameter-free query (one statement only)
     if (!params) return this.conn.query(sql);
-    const stmt = this.prepared(sql);
+    const stmt = await this.statements.get(sql, (q) => this.conn.prepare(q));
     try {
       return stmt.query(...params);
     } catch (e) {
-      this.forget(sql);
+      await this.statements.forget(sql);
       throw e;
     }
   }
 
-  /**
-   * Services run the same parameterised SQL again and again, and planning a large statement can cost
-   * more than running it; so prepared statements are kept (most recently used first). DuckDB rebinds a
-   * kept statement itself when the catalog changes (a new generation ATTACHed): pinned in the tests.
-   */
-  private readonly statements = new Map<string, duckdb.PreparedStatement>();
-
-  private prepared(sql: string): duckdb.PreparedStatement {
-    let stmt = this.statements.get(sql);
-    if (stmt) this.statements.delete(sql);
-    else stmt = this.conn.prepare(sql);
-    this.statements.set(sql, stmt);
-    if (this.statements.size > STATEMENT_CACHE) this.forget(this.statements.keys().next().value!);
-    return stmt;
-  }
-
-  private forget(sql: string): void {
-    const stmt = this.statements.get(sql);
-    this.statements.delete(sql);
-    try {
-      stmt?.close();
-    } catch {
-      // already invalid: nothing to release
-    }
-  }
+  private readonly statements = new KeptStatements<duckdb.PreparedStatement>();
 
   async exec(sql: string): Promise<void> {
     this.conn.query(sql);
@@ -153,7 +128,7 @@ export class NodeEngine implements Engine {
   }
 
   async close(): Promise<void> {
-    for (const sql of [...this.statements.keys()]) this.forget(sql);
+    await this.statements.clear();
     this.conn.close();
     if (this.ownsDb) this.db.reset();
   }

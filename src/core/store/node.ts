@@ -54,11 +54,11 @@ export class NodeHost implements DatabaseHost, AttachHost {
 
   /** DETACH keeps the file locked in this engine until it is dropped. */
   async forget(engine: Engine, name: string): Promise<void> {
-    if (!(engine instanceof NodeEngine)) return;
+    if (!(engine instanceof NodeEngine || engine instanceof NodeWorkerEngine)) return;
     const p = this.storage.path(name);
     for (const f of [p, `${p}.wal`]) {
       try {
-        engine.db.dropFile(f);
+        await engine.db.dropFile(f);
       } catch {
         // not open in this engine: nothing to let go of
       }
@@ -76,14 +76,22 @@ export class NodeHost implements DatabaseHost, AttachHost {
   }
 }
 
+export interface OpenStoreOptions {
+  /**
+   * The store's engine in a worker thread (NodeWorkerEngine) rather than this one: for the local
+   * server, whose event loop then accepts connections and writes answers while DuckDB works.
+   */
+  worker?: boolean;
+}
+
 /**
  * Opens the store in `dir`: an in-memory engine with every present dataset attached. Its host builds in a
  * worker thread, so saving the user's data works while the datasets stay attached.
  */
-export async function openStore(dir: string): Promise<Store> {
+export async function openStore(dir: string, opts: OpenStoreOptions = {}): Promise<Store> {
   const storage = new FsStorage(dir);
   const host = new NodeHost(storage, { isolated: true });
-  const store = new Store(await NodeEngine.open(), storage, host);
+  const store = new Store(await (opts.worker ? NodeWorkerEngine.open() : NodeEngine.open()), storage, host);
   await store.refresh();
   await store.openUser(host);
   return store;

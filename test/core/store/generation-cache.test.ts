@@ -9,13 +9,16 @@ import { catalog } from '../../../src/core/services/mf/catalog.js';
  * The store's answers cached per generation (src/core/engine/generation.ts) over real syncs: a cached
  * answer must never outlive its generation.
  */
-describe('a cached answer never outlives its generation', { timeout: 600_000 }, async () => {
+describe.each([
+  ['in this thread (the desktop app)', false],
+  ['in a worker thread (cli serve)', true],
+])('a cached answer never outlives its generation, the engine %s', { timeout: 600_000 }, async (_where, worker) => {
   const b = await bench(['mf']);
   afterAll(() => b.close());
 
   it('Last-Modified and the catalog follow each synced generation through Store.refresh', async () => {
     await b.run();
-    const store = await openStore(b.storeDir);
+    const store = await openStore(b.storeDir, { worker });
     /** The catalog's counts, and the same counted now from the attached data. */
     const counts = async () => ({
       cached: (await catalog(store.engine)).data,
