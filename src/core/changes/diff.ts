@@ -180,7 +180,11 @@ async function diffMfByKeys(engine: Engine, codes: string[], h: KeyedChanges): P
   const before = (r: Row) => (appended.has(key(r)) ? undefined : replaced.has(key(r)) ? replaced.get(key(r)) : r.nav);
   const rows = await engine.all<Row>(watchedRowsSql(codes.length), codes);
   const byCode = new Map<number, Row[]>();
-  for (const r of rows) byCode.set(r.scheme_code, [...(byCode.get(r.scheme_code) ?? []), r]);
+  for (const r of rows) {
+    const mine = byCode.get(r.scheme_code);
+    if (mine) mine.push(r);
+    else byCode.set(r.scheme_code, [r]);
+  }
   const schemes: SchemeChange[] = [];
   const base_navs: Record<string, number | null> = {};
   for (const [code, mine] of [...byCode].sort(([a], [b]) => a - b)) {
