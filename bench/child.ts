@@ -25,6 +25,7 @@ import { WATCHES_FILE } from '../src/core/changes/watches.js';
 import { MemoryStorage } from '../src/core/storage/memory.js';
 import { fileState, normalizeState, type DatasetState, type StateStore } from '../src/core/sync/state.js';
 import type { QueryPlan } from './chromium.js';
+import type { HistoryChanges } from '../src/core/sync/progress.js';
 
 const [job, a, b, c] = process.argv.slice(2);
 const t0 = performance.now();
@@ -118,12 +119,12 @@ if (job === 'sync') {
     into.cpu += m.cpu;
   };
   const median = (xs: number[]) => stats(xs).median;
-  const compareSwitch = async (service: Service, next: DatasetState) => {
-    add(spent[0], await measure(() => scratch[0].onSwitch(service, next)));
+  const compareSwitch = async (service: Service, next: DatasetState, history?: HistoryChanges) => {
+    add(spent[0], await measure(() => scratch[0].onSwitch(service, next, history)));
     const runs: { wall: number; cpu: number }[][] = [[], []];
     for (let k = 0; k < REPEAT; k++) {
       for (const i of [1, 2]) {
-        const m = await measure(() => scratch[i].onSwitch(service, next));
+        const m = await measure(() => scratch[i].onSwitch(service, next, history));
         runs[i - 1].push(m);
         add(extraTime, m);
       }
@@ -149,7 +150,8 @@ if (job === 'sync') {
   // What starting the comparing engine costs (once a sync), the module compiled.
   const engineStart = await measure(async () => (await host.scratch()).close());
   const watched = changes.watched.schemes.length + changes.watched.companies.length + changes.watched.indicators.length;
-  extra = { sync: sync_, compare, baseline: bare, watchedAgain, engineStart, watched, totals: changes.totals, generations: changes.to.generations };
+  const history = summary.history?.mf?.detail ?? 'unchanged';
+  extra = { sync: sync_, compare, baseline: bare, watchedAgain, engineStart, watched, history, totals: changes.totals, generations: changes.to.generations };
 } else {
   throw new Error(`unknown job ${job}`);
 }

@@ -240,7 +240,10 @@ async function changesCase(): Promise<BenchResult[]> {
     const { generate } = await import(`../src/gen/${svc}.js`);
     await generate({ scale, dir, generation: generation + 1, seed: 42 });
   }
-  const publisher = await startPublisher({ dataDir: pub, limits: 'off' });
+  // The same source as the store's last sync, as a user's: from another one the MF history comes whole.
+  const held = (JSON.parse(readFileSync(path.join(storeDir, 'state.json'), 'utf8')) as { datasets: { mf?: { source_url: string } } }).datasets.mf;
+  const port = held ? Number(new URL(held.source_url).port) : 0;
+  const publisher = await startPublisher({ dataDir: pub, limits: 'off', port });
   let r: Awaited<ReturnType<typeof child>>;
   try {
     r = await child('changes', publisher.url, storeDir);
@@ -268,7 +271,7 @@ async function changesCase(): Promise<BenchResult[]> {
     `sync of generation ${JSON.stringify((r as { generations?: unknown }).generations)}: ${ms(whole.cpu)} ms CPU (${ms(whole.wall)} ms wall), ` +
     `of which comparing ${ms(compare.cpu)} ms CPU (${ms(compare.wall)} ms wall; wall share ${(compare.wall / (whole.wall - compare.wall)).toFixed(3)}), ` +
     `including one engine start (${ms(engineStart.cpu)} ms CPU measured after) and the first use of the comparing SQL in this process; ` +
-    `${watched} watched items changed; load ${os.loadavg()[0].toFixed(1)}`;
+    `${watched} watched items changed; MF history: ${(r as { history?: string }).history}; load ${os.loadavg()[0].toFixed(1)}`;
   return [
     {
       case: 'changes at a sync: comparing vs the rest of the sync',

@@ -10,6 +10,7 @@
 import type { Engine, Param } from '../engine/engine.js';
 import type { Service } from '../sync/datasets.js';
 import type { DatasetState } from '../sync/state.js';
+import type { HistoryChanges } from '../sync/progress.js';
 import { TABLE_NAMES as FLAG_TABLES, FLAGS_TABLES as FLAG_SPECS } from '../contract/flags.js';
 import { AS_OF_SQL, SCORED } from '../services/flags/scorecard.js';
 import type { CompanyChange, IndicatorChange, Revision, SchemeChange } from './shape.js';
@@ -53,11 +54,24 @@ export function changePct(base: number | null, last: number | null): number | nu
   return Math.round(((last - base) * 100 * 10_000) / base) / 10_000;
 }
 
-export async function readBefore(engine: Engine, before: DatasetState, keys: string[]): Promise<Before> {
+/** A refresh of the MF history that says which keys it added and replaced (null lists: it came whole). */
+type KeyedChanges = HistoryChanges & { appended: NonNullable<HistoryChanges['appended']>; revised: NonNullable<HistoryChanges['revised']> };
+
+const keyed = (h: HistoryChanges | undefined): h is KeyedChanges => !!h && h.appended !== null && h.revised !== null;
+
+/**
+ * Whether comparing `service` reads its old generation at all: not when the refresh patched the MF
+ * history and its key lists say what changed (the old rows are then the new ones less those keys).
+ */
+export function readsBefore(service: Service, history: HistoryChanges | undefined): boolean {
+  return !(service === 'mf' && keyed(history));
+}
+
+export async function readBefore(engine: Engine, before: DatasetState, keys: string[], history?: HistoryChanges): Promise<Before> {
   const service = before.service;
   const tables = Object.keys(before.tables);
   const out: Before = { service, tables, scores: {} };
-  if (service === 'mf' && tables.includes('nav')) {
+  if (service === 'mf' && tables.includes('nav') && readsBefore(service, history)) {
     await engine.exec(`CREATE OR REPLACE TEMP TABLE ${T.navCounts} AS SELECT scheme_code, count(*) AS n FROM mf.nav GROUP BY scheme_code`);
     // eslint-disable-next-line sql/no-interpolated-sql -- a fixed statement with one `?` per key; the keys are bound
     await engine.all(`CREATE OR REPLACE TEMP TABLE ${T.navRows} AS ${watchedNavSql(keys.length)}`, keys);
@@ -75,9 +89,10 @@ export async function readBefore(engine: Engine, before: DatasetState, keys: str
   return out;
 }
 
-export async function diffAfter(engine: Engine, prev: Before, after: DatasetState, keys: string[]): Promise<ServiceChanges> {
+export async function diffAfter(engine: Engine, prev: Before, after: DatasetState, keys: string[], history?: HistoryChanges): Promise<ServiceChanges> {
   const had = (t: string) => prev.tables.includes(t);
   try {
+    if (after.service === 'mf' && had('nav') && keyed(history)) return await diffMfByKeys(engine, keys, history);
     if (after.service === 'mf') return await diffMf(engine, keys, had('nav'));
     if (after.service === 'flags') return await diffFlags(engine, keys, FLAG_TABLES.filter((t) => t in after.tables), prev);
     return await diffIndicators(engine, keys, had('macro_indicators'));
@@ -115,6 +130,8 @@ WITH a AS (SELECT scheme_code, arg_max(nav, date) AS nav FROM ${T.navRows} GROUP
      b AS (SELECT scheme_code, max(date) AS last_date, arg_max(nav, date) AS nav FROM (${watchedNavSql(n)}) GROUP BY scheme_code)
 SELECT b.scheme_code, b.last_date, b.nav AS last_nav, a.nav AS base_nav FROM b LEFT JOIN a USING (scheme_code)`;
 
+const watchedRowsSql = (n: number) => `${watchedNavSql(n)} ORDER BY scheme_code, date`;
+
 async function diffMf(engine: Engine, codes: string[], hadNav: boolean): Promise<ServiceChanges> {
   if (!hadNav) {
     const [{ n }] = await engine.all<{ n: number }>('SELECT count(*)::BIGINT AS n FROM mf.nav');
@@ -143,6 +160,53 @@ async function diffMf(engine: Engine, codes: string[], hadNav: boolean): Promise
     base_navs[l.scheme_code] = l.base_nav;
   }
   return { new_navs: n, schemes, base_navs };
+}
+
+/**
+ * The same answer as diffMf from the new generation alone, for a patched history: its refresh knows the
+ * keys it added (`appended`: new days, none held before) and replaced (`revised`, with the old NAV), and
+ * left every other row as it was (the new `nav` is the old one's base and deltas plus this publish's
+ * delta). So the total is the count of added keys, and the watched schemes' rows before are their rows
+ * now less the added keys, revised ones at their old NAV: no scan of either generation's 38M rows.
+ */
+async function diffMfByKeys(engine: Engine, codes: string[], h: KeyedChanges): Promise<ServiceChanges> {
+  const new_navs = h.appended.length;
+  if (codes.length === 0) return { new_navs, schemes: [], base_navs: {} };
+  const key = (r: { scheme_code: number; date: string }) => `${r.scheme_code} ${r.date}`;
+  const appended = new Set(h.appended.map(key));
+  const replaced = new Map(h.revised.map((r) => [key(r), r.old === null ? null : Number(r.old)]));
+  type Row = { scheme_code: number; date: string; nav: number };
+  /** The row's NAV before the sync; undefined: the key was not held. */
+  const before = (r: Row) => (appended.has(key(r)) ? undefined : replaced.has(key(r)) ? replaced.get(key(r)) : r.nav);
+  const rows = await engine.all<Row>(watchedRowsSql(codes.length), codes);
+  const byCode = new Map<number, Row[]>();
+  for (const r of rows) {
+    const mine = byCode.get(r.scheme_code);
+    if (mine) mine.push(r);
+    else byCode.set(r.scheme_code, [r]);
+  }
+  const schemes: SchemeChange[] = [];
+  const base_navs: Record<string, number | null> = {};
+  for (const [code, mine] of [...byCode].sort(([a], [b]) => a - b)) {
+    // As diffMf's SQL: a row is new or revised where its NAV before is missing or another.
+    const changed = mine.filter((r) => before(r) == null || before(r) !== r.nav);
+    if (changed.length === 0) continue;
+    const revisions = changed.filter((r) => before(r) != null).map((r) => ({ date: r.date, old: before(r)!, new: r.nav }));
+    const last = mine[mine.length - 1];
+    const held = mine.filter((r) => before(r) !== undefined);
+    const base = held.length ? (before(held[held.length - 1]) ?? null) : null;
+    schemes.push({
+      scheme_code: code,
+      new_navs: changed.length - revisions.length,
+      last_date: last.date,
+      last_nav: last.nav,
+      change_pct: changePct(base, last.nav),
+      revised_navs: revisions.length,
+      revisions,
+    });
+    base_navs[code] = base;
+  }
+  return { new_navs, schemes, base_navs };
 }
 
 const columns = (t: (typeof FLAG_TABLES)[number]) => FLAG_SPECS[t].columns.map((c) => `"${c.name}"`).join(', ');

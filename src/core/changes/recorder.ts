@@ -14,8 +14,8 @@ import { SERVICES, type Service } from '../sync/datasets.js';
 import { sqlString, type AttachHost, type DatabaseHost } from '../sync/host.js';
 import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/state.js';
 import { sync, type SyncOptions } from '../sync/sync.js';
-import type { SyncSummary } from '../sync/progress.js';
-import { diffAfter, readBefore, type Before, type ServiceChanges } from './diff.js';
+import type { HistoryChanges, SyncSummary } from '../sync/progress.js';
+import { diffAfter, readBefore, readsBefore, type Before, type ServiceChanges } from './diff.js';
 import { appendLog, appendRevisions, pointOf } from './log.js';
 import { emptyTotals, type KeptChanges } from './shape.js';
 import { readWatches, resolvePending, watchedKeys, WATCH_SERVICE, type WatchKind } from './watches.js';
@@ -54,7 +54,7 @@ function firstSync(after: DatasetState): ServiceChanges {
 
 /** Node's comparing engine for one sync: `onSwitch` at each switch, `close` when the sync ends. */
 export interface Scratch {
-  onSwitch(service: Service, after: DatasetState): Promise<void>;
+  onSwitch(service: Service, after: DatasetState, history?: HistoryChanges): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -83,25 +83,29 @@ export class ChangeRecorder {
     return (Object.keys(state.datasets) as Service[]).filter((s) => state.datasets[s]!.database !== this.seen.get(s));
   }
 
-  /** Step one, `engine` having the OLD generation of `service` attached under its name. */
-  async beforeSwitch(service: Service, engine: Engine): Promise<void> {
+  /**
+   * Step one, `engine` having the OLD generation of `service` attached under its name (or not, where
+   * `readsBefore` says the comparison needs none). `history`: what the refresh of the MF history
+   * says it changed (the sync's `onSwitch` gets it), the same in both steps.
+   */
+  async beforeSwitch(service: Service, engine: Engine, history?: HistoryChanges): Promise<void> {
     const before = this.before.datasets[service];
     if (!before) return;
     await this.noted(service, async () => {
       const keys = watchedKeys(await readWatches(this.storage))[KIND_OF[service]];
-      this.kept.set(service, { before: await readBefore(engine, before, keys), keys });
+      this.kept.set(service, { before: await readBefore(engine, before, keys, history), keys });
     });
   }
 
   /** Step two, `engine` having the NEW generation attached under its name. */
-  async afterSwitch(service: Service, after: DatasetState, engine: Engine): Promise<void> {
+  async afterSwitch(service: Service, after: DatasetState, engine: Engine, history?: HistoryChanges): Promise<void> {
     this.seen.set(service, after.database);
     const kept = this.kept.get(service);
     this.kept.delete(service);
     if (!this.before.datasets[service]) return this.first(after);
     if (!kept) return; // step one failed and said so
     await this.noted(service, async () => {
-      this.parts[service] = await diffAfter(engine, kept.before, after, kept.keys);
+      this.parts[service] = await diffAfter(engine, kept.before, after, kept.keys, history);
       // Pending watches this generation holds resolve now, for the next sync.
       await resolvePending(this.storage, engine);
     });
@@ -127,16 +131,17 @@ export class ChangeRecorder {
       engine = null;
       await open?.close();
     };
-    const onSwitch = async (service: Service, after: DatasetState) => {
+    const onSwitch = async (service: Service, after: DatasetState, history?: HistoryChanges) => {
       const before = this.before.datasets[service];
       if (!before) return this.first(after);
       try {
         engine ??= await host.scratch();
-        await attach(engine, host, before);
-        await this.beforeSwitch(service, engine);
-        await detach(engine, host, before);
+        const old = readsBefore(service, history);
+        if (old) await attach(engine, host, before);
+        await this.beforeSwitch(service, engine, history);
+        if (old) await detach(engine, host, before);
         await attach(engine, host, after);
-        await this.afterSwitch(service, after, engine);
+        await this.afterSwitch(service, after, engine, history);
         await detach(engine, host, after);
       } catch (e) {
         this.errors.push(`${service}: ${(e as Error).message}`);
@@ -201,9 +206,9 @@ export async function syncRecorded(opts: SyncOptions, host: DatabaseHost & Attac
   try {
     summary = await sync({
       ...opts,
-      onSwitch: async (service, state) => {
-        await opts.onSwitch?.(service, state);
-        await scratch.onSwitch(service, state);
+      onSwitch: async (service, state, history) => {
+        await opts.onSwitch?.(service, state, history);
+        await scratch.onSwitch(service, state, history);
       },
     });
   } finally {

@@ -47,6 +47,42 @@ function shareCompiledModule(db: duckdb.DuckDBBindings): void {
  */
 setFlagsFromString('--wasm-inlining');
 
+async function instantiate(): Promise<duckdb.DuckDBBindings> {
+  const db = await duckdb.createDuckDB(BUNDLES, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
+  shareCompiledModule(db);
+  await db.instantiate();
+  return db;
+}
+
+/**
+ * Even with the module compiled, a new instance costs ~2-2.4 s of CPU here (instantiating, DuckDB's
+ * start), while a closed one's database reopened costs ~50 ms (measured 2026-11-26). A sync opens an
+ * engine per build, per whole-dataset `.duckdb` read out and for comparing the generations (issue
+ * 21), one after another: so a closed engine's instance, reset (its database and files gone) and its
+ * registered files dropped, is kept for the next open. One at most, and for a short while only: its
+ * WebAssembly memory never shrinks, and a long-running process should not hold a build's peak for
+ * nothing. Holding no file, it is no second instance with open files (docs/storage.md, hazard 6).
+ */
+const SPARE_MS = 30_000;
+let spare: { db: duckdb.DuckDBBindings; timer: ReturnType<typeof setTimeout> } | null = null;
+
+function takeSpare(): duckdb.DuckDBBindings | null {
+  const s = spare;
+  spare = null;
+  if (s) clearTimeout(s.timer);
+  return s?.db ?? null;
+}
+
+function keepSpare(db: duckdb.DuckDBBindings): void {
+  db.dropFiles();
+  takeSpare();
+  const timer = setTimeout(() => {
+    if (spare?.db === db) spare = null;
+  }, SPARE_MS);
+  timer.unref();
+  spare = { db, timer };
+}
+
 export interface NodeEngineOptions {
   /**
    * A database file to open as the main database. `create: true` opens it with direct I/O, the only
@@ -67,9 +103,7 @@ export class NodeEngine implements Engine {
   ) {}
 
   static async open(opts: NodeEngineOptions = {}): Promise<NodeEngine> {
-    const db = await duckdb.createDuckDB(BUNDLES, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
-    shareCompiledModule(db);
-    await db.instantiate();
+    const db = takeSpare() ?? (await instantiate());
     db.open({
       path: opts.path ?? ':memory:',
       accessMode: duckdb.DuckDBAccessMode.READ_WRITE,
@@ -130,6 +164,8 @@ export class NodeEngine implements Engine {
   async close(): Promise<void> {
     await this.statements.clear();
     this.conn.close();
-    if (this.ownsDb) this.db.reset();
+    if (!this.ownsDb) return;
+    this.db.reset();
+    keepSpare(this.db);
   }
 }

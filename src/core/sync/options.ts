@@ -5,7 +5,7 @@ import type { SyncHook } from './hooks.js';
 import type { SyncLock } from './lock.js';
 import type { DatabaseHost } from './host.js';
 import type { Sleep } from './limits.js';
-import type { SyncListener } from './progress.js';
+import type { HistoryChanges, SyncListener } from './progress.js';
 import type { DatasetState, StateStore } from './state.js';
 
 /** What a sync is given. Its own module, so the sync's steps (run.ts) read it without importing sync.ts. */
@@ -31,8 +31,11 @@ export interface SyncOptions {
   retry?: Partial<RetryPolicy>;
   sleep?: Sleep;
   maxUnpackedBytes?: number;
-  /** Called after each switch, before the old generation is removed (a live store re-attaches here). */
-  onSwitch?: (service: Service, state: DatasetState) => Promise<void>;
+  /**
+   * Called after each switch, before the old generation is removed (a live store re-attaches here).
+   * `history`: what a refresh of the MF history changed, when it ran (also in the summary's `history`).
+   */
+  onSwitch?: (service: Service, state: DatasetState, history?: HistoryChanges) => Promise<void>;
   /** Where the sync metadata lives (default: `state.json` in `storage`). */
   state?: StateStore;
   /** Held for the whole sync: a second sync of the same store is refused with `LockBusy`. */

@@ -170,7 +170,7 @@ async function syncService(opts: Run, service: Service, summary: SyncSummary, co
   opts.onEvent?.({ type: 'switched', service, generation });
   summary.generations[service] = generation;
   if (patch) (summary.history ??= {})[service] = patch.changes;
-  await opts.onSwitch?.(service, next);
+  await opts.onSwitch?.(service, next, patch?.changes);
   await runHook(hook, 'cleanup', { service });
   await removeLeftovers(storage, service, next);
 }

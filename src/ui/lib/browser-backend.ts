@@ -229,10 +229,10 @@ export class BrowserBackend implements Backend {
         const state = await this.parts.state.read();
         const switching = recorder?.switching(state) ?? [];
         const engine = switching.length ? (await this.store()).engine : null;
-        for (const service of switching) await recorder!.beforeSwitch(service, engine!);
+        for (const service of switching) await recorder!.beforeSwitch(service, engine!, m.history?.[service]);
         // Answered even if re-attaching failed: the worker's clean-up then leaves the files it cannot remove.
         const ok = await this.refresh().then(() => true, (e: unknown) => (console.error('re-attaching the store failed', e), false));
-        if (ok) for (const service of switching) await recorder!.afterSwitch(service, state.datasets[service]!, engine!);
+        if (ok) for (const service of switching) await recorder!.afterSwitch(service, state.datasets[service]!, engine!, m.history?.[service]);
         this.worker!.postMessage({ op: 'refreshed', seq: m.seq } satisfies ToWorker);
         return;
       }

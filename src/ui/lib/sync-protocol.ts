@@ -1,6 +1,6 @@
 import type { Service } from '../../core/sync/datasets.js';
 import type { SyncStep } from '../../core/sync/hooks.js';
-import type { SyncEvent } from '../../core/sync/progress.js';
+import type { HistoryChanges, SyncEvent } from '../../core/sync/progress.js';
 import type { RateLog } from '../../core/sync/sync.js';
 import type { SyncOutcome, SyncRequest } from './backend-api.js';
 
@@ -25,8 +25,11 @@ export type ToWorker =
 /** Sync worker → page. */
 export type FromWorker =
   | { type: 'event'; event: SyncEvent }
-  /** Re-attach the store now (a switch or a delete happened), then answer `refreshed`. */
-  | { type: 'refresh'; seq: number }
+  /**
+   * Re-attach the store now (a switch or a delete happened), then answer `refreshed`. `history`: what
+   * the refresh of the MF history changed at this switch, for the page's change recorder.
+   */
+  | { type: 'refresh'; seq: number; history?: Partial<Record<Service, HistoryChanges>> }
   | { type: 'paused'; step: SyncStep }
   | { type: 'result'; id: number; outcome: SyncOutcome | { outcome: 'deleted' }; rateLog: RateLog };
 

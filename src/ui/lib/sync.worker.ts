@@ -10,6 +10,9 @@ import { rateLog, seedRateLog, sync } from '../../core/sync/sync.js';
 import { deleteDataset } from '../../core/sync/state.js';
 import { BROWSER_STORE, browserStoreParts } from '../../core/store/browser.js';
 import { initParquet } from './parquet.js';
+import type { Service } from '../../core/sync/datasets.js';
+import type { HistoryChanges } from '../../core/sync/progress.js';
+import type { DatasetState } from '../../core/sync/state.js';
 import type { FromWorker, PauseAt, StoreChanged, ToWorker } from './sync-protocol.js';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -24,13 +27,16 @@ function post(m: FromWorker): void {
   scope.postMessage(m);
 }
 
-/** The page's store and every other tab's re-attach; this page's is awaited (its handles must go). */
-async function storeChanged(): Promise<void> {
+/**
+ * The page's store and every other tab's re-attach; this page's is awaited (its handles must go). At a
+ * switch (the sync's `onSwitch`), what a refresh of the MF history changed goes with it.
+ */
+async function storeChanged(service?: Service, _state?: DatasetState, history?: HistoryChanges): Promise<void> {
   channel.postMessage({ type: 'changed', from: scope.name } satisfies StoreChanged);
   const n = ++seq;
   await new Promise<void>((resolve) => {
     refreshed.set(n, resolve);
-    post({ type: 'refresh', seq: n });
+    post({ type: 'refresh', seq: n, history: service && history ? { [service]: history } : undefined });
   });
 }
 

@@ -90,6 +90,25 @@ function latest(rows: Rows, code: string): { date: string; nav: number } | null 
   return best;
 }
 
+/** The watched schemes' changes from store `a` to store `b`, as the recorder lists them. */
+function schemeChanges(a: Snapshot, b: Snapshot) {
+  const d = pointDiff(a.nav, b.nav, watched.schemes);
+  return watched.schemes.flatMap((code) => {
+    const w = d.per.get(code)!;
+    if (w.added.length + w.revised.length === 0) return [];
+    const last = latest(b.nav, code)!;
+    return [{
+      scheme_code: Number(code),
+      new_navs: w.added.length,
+      last_date: last.date,
+      last_nav: last.nav,
+      change_pct: changePct(latest(a.nav, code)?.nav ?? null, last.nav),
+      revised_navs: w.revised.length,
+      revisions: w.revised.sort((x, y) => x.date.localeCompare(y.date)),
+    }];
+  });
+}
+
 let b: Bench;
 let g1: Snapshot;
 let g2: Snapshot;
@@ -145,22 +164,7 @@ describe('changes at a sync equal an independent diff of two stores', () => {
   it('schemes: new NAVs, last NAV, % change from the previous latest, revised NAVs with old and new', () => {
     const d = pointDiff(g1.nav, g2.nav, watched.schemes);
     expect(rec.totals.new_navs).toBe(d.added);
-    const expected = watched.schemes
-      .map((code) => {
-        const w = d.per.get(code)!;
-        if (w.added.length + w.revised.length === 0) return null;
-        const last = latest(g2.nav, code)!;
-        return {
-          scheme_code: Number(code),
-          new_navs: w.added.length,
-          last_date: last.date,
-          last_nav: last.nav,
-          change_pct: changePct(latest(g1.nav, code)?.nav ?? null, last.nav),
-          revised_navs: w.revised.length,
-          revisions: w.revised.sort((x, y) => x.date.localeCompare(y.date)),
-        };
-      })
-      .filter(Boolean);
+    const expected = schemeChanges(g1, g2);
     expect(expected.length).toBeGreaterThan(0);
     expect(rec.watched.schemes).toEqual(expected);
   });
@@ -285,6 +289,24 @@ describe('changes at a sync equal an independent diff of two stores', () => {
     expect(failed.changes).toBeNull();
     expect([bytes(CHANGES_FILE), bytes(REVISIONS_FILE)]).toEqual(kept);
   }, 300_000);
+
+  it('a day appended to the MF history: its changes, taken from the refresh\'s own keys, equal the diff of the stores', async () => {
+    const opts = { storage: b.host.storage, host: b.host, source: b.publisher.url, rules: NO_LIMITS, retry: { baseMs: 20 } };
+    // The store on the publish before the day (the cancelled sync left it part way), then the day.
+    expect((await syncRecorded(opts, b.host)).summary.errors).toEqual([]);
+    await generate(b.pubDir, ['mf'], { publishes: [{}, {}, { step: 'day' }] });
+    const before = await snapshot(b.storeDir, []);
+    const { summary, changes } = await syncRecorded({ ...opts, only: ['mf'] }, b.host);
+    const after = await snapshot(b.storeDir, []);
+    // The refresh appended the day from the snapshot: the comparison read neither generation's history whole.
+    expect(summary.history?.mf).toMatchObject({ refresh: 'append', revised: [] });
+    expect(summary.history!.mf!.appended!.length).toBeGreaterThan(0);
+    expect(changes!.errors).toBeUndefined();
+    expect(changes!.totals.new_navs).toBe(pointDiff(before.nav, after.nav, []).added);
+    const expected = schemeChanges(before, after);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(changes!.watched.schemes).toEqual(expected);
+  }, 900_000);
 
   it('watches: the imported unknown scheme stays pending and says so; the others are active', async () => {
     const store = await openStore(b.storeDir);

@@ -93,6 +93,9 @@ describe('DuckDB-WASM database files in Node: the hazards the store works around
   });
 
   it('two engines with open files in one process: closing one breaks the other (one file table per process)', async () => {
+    // Two new instances, numbering their files alike: an engine held open takes the closed instance
+    // NodeEngine keeps for the next open (whose numbering has moved on).
+    const holder = await NodeEngine.open();
     const reader = await NodeEngine.open();
     await reader.exec(`ATTACH '${p('good.duckdb')}' AS x`);
     expect(await reader.all('SELECT count(*) AS n FROM x.t')).toEqual([{ n: 1000 }]);
@@ -106,6 +109,7 @@ describe('DuckDB-WASM database files in Node: the hazards the store works around
       broken = true;
     }
     await reader.close().catch(() => {});
+    await holder.close();
     expect(broken).toBe(true);
   });
 
