@@ -29,7 +29,7 @@ const LONGEST = [
   'test/publisher/queries.test.ts',
   'test/e2e/https.test.ts',
   'test/reliability/network.test.ts',
-  'test/core/store/hazards.test.ts',
+  'test/core/database/hazards.test.ts',
   'test/cli/sync.test.ts',
   'test/core/sync/sync.test.ts',
   'test/core/sync/untrusted.test.ts',
@@ -39,7 +39,7 @@ const LONGEST = [
   'test/reliability/fuzz.test.ts',
   'test/core/mf/imported.test.ts',
   'test/e2e/drift.test.ts',
-  'test/core/store/user.test.ts',
+  'test/core/database/user.test.ts',
   'test/gen/drift.test.ts',
 ];
 

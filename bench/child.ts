@@ -7,15 +7,15 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { sync } from '../src/core/sync/sync.js';
-import { nodeHost } from '../src/core/store/node.js';
+import { nodeHost } from '../src/core/database/node.js';
 import { SERVICE_DEFS, SERVICES, contractOf, type Service } from '../src/core/sync/datasets.js';
 import { projection } from '../src/core/sync/ingest.js';
 import { parseNavParams, parseSearchParams } from '../src/core/contract/mf-params.js';
 import { schemeNav } from '../src/core/services/mf/nav.js';
 import { browse } from '../src/core/services/mf/search.js';
 import { NativeEngine } from './native-engine.js';
-import { NodeHost, openStore } from '../src/core/store/node.js';
-import { Store } from '../src/core/store/store.js';
+import { NodeHost, openStore } from '../src/core/database/node.js';
+import { Store } from '../src/core/database/store.js';
 import { NodeEngine } from '../src/core/engine/node.js';
 import { FsStorage } from '../src/core/storage/fs.js';
 import { mfBenchCases } from './mf.js';
@@ -23,7 +23,7 @@ import { measure, stats, warmUp } from './lib.js';
 import { ChangeRecorder } from '../src/core/changes/recorder.js';
 import { WATCHES_FILE } from '../src/core/changes/watches.js';
 import { MemoryStorage } from '../src/core/storage/memory.js';
-import { fileState, normalizeState, type DatasetState, type StateStore } from '../src/core/sync/state.js';
+import { fileState, normalizeState, type DatasetState, type StateStore } from '../src/core/sync/metadata.js';
 import type { QueryPlan } from './chromium.js';
 import type { HistoryChanges } from '../src/core/sync/progress.js';
 

@@ -3,7 +3,7 @@ import type { Table } from 'apache-arrow';
 import path from 'node:path';
 import type { Engine, Param, Row } from '../src/core/engine/engine.js';
 import { SERVICES } from '../src/core/sync/datasets.js';
-import { readState } from '../src/core/sync/state.js';
+import { readState } from '../src/core/sync/metadata.js';
 import { baseAlias } from '../src/core/sync/refresh/overlay.js';
 import { FsStorage } from '../src/core/storage/fs.js';
 

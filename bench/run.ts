@@ -24,7 +24,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from '../src/cli/args.js';
 import { SERVICES, type Service } from '../src/core/sync/datasets.js';
-import { openStore } from '../src/core/store/node.js';
+import { openStore } from '../src/core/database/node.js';
 import { addWatch, type WatchKind } from '../src/core/changes/watches.js';
 import { changesSince } from '../src/core/changes/log.js';
 import { writeChangeTables } from '../src/core/changes/tables.js';

@@ -6,7 +6,7 @@ import { PROXY, serveApp } from './app-server.js';
 import { startPublisher } from '../publisher/server.js';
 import { syncRecorded } from '../core/changes/recorder.js';
 import { fileLock } from '../core/sync/node-lock.js';
-import { nodeHost, openStore } from '../core/store/node.js';
+import { nodeHost, openStore } from '../core/database/node.js';
 import { listen } from '../server/listen.js';
 import { parseServeOptions } from './serve-options.js';
 

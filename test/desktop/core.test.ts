@@ -15,7 +15,7 @@ import { ipcAnswerer } from '../../src/desktop/main-ipc.js';
 import type { DesktopInfo } from '../../src/desktop/channels.js';
 import type { SyncEvent } from '../../src/core/sync/progress.js';
 import type { SyncOutcome } from '../../src/core/sync/outcome.js';
-import type { StoreState } from '../../src/core/sync/state.js';
+import type { StoreState } from '../../src/core/sync/metadata.js';
 import type { ManifestReply } from '../../src/core/sync/manifest.js';
 
 const count = async (core: DesktopCore, sql: string, params: unknown[] = []) =>

@@ -9,8 +9,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { nodeHost } from '../../src/core/store/node.js';
-import { fileState, files, setChoice } from '../../src/core/sync/state.js';
+import { nodeHost } from '../../src/core/database/node.js';
+import { fileState, files, setChoice } from '../../src/core/sync/metadata.js';
 import type { FormatChoice, Service } from '../../src/core/sync/datasets.js';
 import type { SyncStep } from '../../src/core/sync/hooks.js';
 import { publishTiny } from '../helpers/tiny-data.js';

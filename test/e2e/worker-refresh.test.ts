@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { files } from '../../src/core/sync/state.js';
+import { files } from '../../src/core/sync/metadata.js';
 import { historyFiles } from '../../src/core/sync/refresh/history.js';
 import type { SyncOutcome } from '../../src/ui/lib/backend-api.js';
 import { publishTiny } from '../helpers/tiny-data.js';

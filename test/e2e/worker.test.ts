@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/core/store/node.js';
+import { openStore } from '../../src/core/database/node.js';
 import { runCalls } from './harness/calls.js';
 import { SOURCES, startHarness, type HarnessStack } from './harness/stack.js';
 import { hasChromium, launch } from './browser.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startPublisher } from '../../src/publisher/server.js';
 import { sync } from '../../src/core/sync/sync.js';
-import { nodeHost, openStore } from '../../src/core/store/node.js';
+import { nodeHost, openStore } from '../../src/core/database/node.js';
 import type { Engine } from '../../src/core/engine/engine.js';
 import { NO_LIMITS } from '../core/sync/fixture.js';
 import { publishTiny } from './tiny-data.js';

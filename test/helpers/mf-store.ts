@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { startPublisher } from '../../src/publisher/server.js';
 import { sync } from '../../src/core/sync/sync.js';
-import { nodeHost, openStore } from '../../src/core/store/node.js';
+import { nodeHost, openStore } from '../../src/core/database/node.js';
 import type { Engine } from '../../src/core/engine/engine.js';
 import { generateTinyMf } from './mf-fixture.js';
 import { NO_LIMITS } from '../core/sync/fixture.js';

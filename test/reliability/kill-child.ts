@@ -7,7 +7,7 @@
  *     which files are left over, as one JSON line.
  */
 import { sync } from '../../src/core/sync/sync.js';
-import { nodeHost } from '../../src/core/store/node.js';
+import { nodeHost } from '../../src/core/database/node.js';
 import type { Service } from '../../src/core/sync/datasets.js';
 import { fileLock } from '../../src/core/sync/node-lock.js';
 import { checksums, leftovers } from './store-check.js';

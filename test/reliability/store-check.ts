@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { openStore } from '../../src/core/store/node.js';
-import { readState, STATE_FILE } from '../../src/core/sync/state.js';
-import { nodeHost } from '../../src/core/store/node.js';
+import { openStore } from '../../src/core/database/node.js';
+import { readState, STATE_FILE } from '../../src/core/sync/metadata.js';
+import { nodeHost } from '../../src/core/database/node.js';
 import type { Service } from '../../src/core/sync/datasets.js';
 import { historyFiles } from '../../src/core/sync/refresh/history.js';
 

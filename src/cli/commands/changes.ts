@@ -1,6 +1,6 @@
 import { bool, str, UsageError, type Args } from '../args.js';
 import { FsStorage } from '../../core/storage/fs.js';
-import { fileState } from '../../core/sync/state.js';
+import { fileState } from '../../core/sync/metadata.js';
 import { changesAnswer } from '../../core/changes/answer.js';
 import { AlmanacError } from '../../core/contract/almanac.js';
 import { describeChanges } from '../../core/changes/describe.js';

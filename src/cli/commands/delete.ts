@@ -1,7 +1,7 @@
 import { str, UsageError, type Args } from '../args.js';
 import { FsStorage } from '../../core/storage/fs.js';
 import { isService, SERVICES } from '../../core/sync/datasets.js';
-import { deleteDataset, fileState } from '../../core/sync/state.js';
+import { deleteDataset, fileState } from '../../core/sync/metadata.js';
 import { withLock } from '../../core/sync/lock.js';
 import { fileLock } from '../../core/sync/node-lock.js';
 import { print } from '../print.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bool, str, UsageError, type Args } from '../args.js';
-import { openStore } from '../../core/store/node.js';
+import { openStore } from '../../core/database/node.js';
 import { importAmfiText } from '../../core/amfi/import.js';
 import type { Command } from './command.js';
 

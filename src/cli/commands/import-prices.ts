@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import { str, UsageError, type Args } from '../args.js';
-import { openStore, nodeHost } from '../../core/store/node.js';
-import { UserData } from '../../core/store/user.js';
-import type { Store } from '../../core/store/store.js';
+import { openStore, nodeHost } from '../../core/database/node.js';
+import { UserData } from '../../core/database/user.js';
+import type { Store } from '../../core/database/store.js';
 import { PriceImportError, parsePricesCsv, storePrices } from '../../core/services/compare/import.js';
 import type { Command } from './command.js';
 

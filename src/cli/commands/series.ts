@@ -1,5 +1,5 @@
 import { str, type Args } from '../args.js';
-import { openStore } from '../../core/store/node.js';
+import { openStore } from '../../core/database/node.js';
 import { ValidationError, parseSeriesParams } from '../../core/contract/indicators.js';
 import { series, seriesTsv } from '../../core/services/indicators/series.js';
 import type { Command } from './command.js';

@@ -1,5 +1,5 @@
 import { bool, str, type Args } from '../args.js';
-import { openStore } from '../../core/store/node.js';
+import { openStore } from '../../core/database/node.js';
 import { listen } from '../../server/listen.js';
 import type { Command } from './command.js';
 

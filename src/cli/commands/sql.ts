@@ -1,5 +1,5 @@
 import { bool, str, UsageError, type Args } from '../args.js';
-import { openStore } from '../../core/store/node.js';
+import { openStore } from '../../core/database/node.js';
 import { print } from '../print.js';
 import type { Command } from './command.js';
 

@@ -1,8 +1,8 @@
 import { bool, str, type Args } from '../args.js';
 import { FsStorage } from '../../core/storage/fs.js';
 import { SERVICES } from '../../core/sync/datasets.js';
-import { readState } from '../../core/sync/state.js';
-import { statusOf } from '../../core/store/store.js';
+import { readState } from '../../core/sync/metadata.js';
+import { statusOf } from '../../core/database/store.js';
 import { print } from '../print.js';
 import type { Command } from './command.js';
 

@@ -1,9 +1,9 @@
 import { bool, str, UsageError, type Args } from '../args.js';
 import { isService, SERVICES, type Service } from '../../core/sync/datasets.js';
-import { readState } from '../../core/sync/state.js';
+import { readState } from '../../core/sync/metadata.js';
 import { syncRecorded } from '../../core/changes/recorder.js';
 import type { SyncEvent } from '../../core/sync/progress.js';
-import { nodeHost } from '../../core/store/node.js';
+import { nodeHost } from '../../core/database/node.js';
 import { fileLock } from '../../core/sync/node-lock.js';
 import { print } from '../print.js';
 import type { Command } from './command.js';

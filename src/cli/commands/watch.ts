@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { bool, str, UsageError, type Args } from '../args.js';
 import { FsStorage } from '../../core/storage/fs.js';
-import { openStore } from '../../core/store/node.js';
+import { openStore } from '../../core/database/node.js';
 import { addWatch, exportWatches, importWatches, isWatchKind, removeWatch, settleWatches, WATCH_KINDS, WatchError, type Watch } from '../../core/changes/watches.js';
 import { print } from '../print.js';
 import type { Command } from './command.js';

@@ -5,7 +5,7 @@
  */
 import { ALMANAC_BASE, AlmanacError } from '../contract/almanac.js';
 import type { Storage } from '../storage/storage.js';
-import type { StateStore } from '../sync/state.js';
+import type { StateStore } from '../sync/metadata.js';
 import { ChangesError, changesSince } from './log.js';
 import type { Changes } from './shape.js';
 

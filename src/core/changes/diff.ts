@@ -9,7 +9,7 @@
  */
 import type { Engine, Param } from '../engine/engine.js';
 import type { Service } from '../sync/datasets.js';
-import type { DatasetState } from '../sync/state.js';
+import type { DatasetState } from '../sync/metadata.js';
 import type { HistoryChanges } from '../sync/progress.js';
 import { TABLE_NAMES as FLAG_TABLES, FLAGS_TABLES as FLAG_SPECS } from '../contract/flags.js';
 import { AS_OF_SQL, SCORED } from '../services/flags/scorecard.js';

@@ -5,7 +5,7 @@
  */
 import type { Storage } from '../storage/storage.js';
 import { SERVICES } from '../sync/datasets.js';
-import type { StoreState } from '../sync/state.js';
+import type { StoreState } from '../sync/metadata.js';
 import { changePct } from './diff.js';
 import { emptyTotals, type Changes, type KeptChanges, type Revision, type SyncPoint } from './shape.js';
 

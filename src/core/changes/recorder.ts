@@ -12,7 +12,7 @@ import type { Engine } from '../engine/engine.js';
 import type { Storage } from '../storage/storage.js';
 import { SERVICES, type Service } from '../sync/datasets.js';
 import { sqlString, type AttachHost, type DatabaseHost } from '../sync/host.js';
-import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/state.js';
+import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/metadata.js';
 import { sync, type SyncOptions } from '../sync/sync.js';
 import type { HistoryChanges, SyncSummary } from '../sync/progress.js';
 import { diffAfter, readBefore, readsBefore, type Before, type ServiceChanges } from './diff.js';

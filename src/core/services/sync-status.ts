@@ -1,7 +1,7 @@
 import type { Engine } from '../engine/engine.js';
 
 /**
- * The store keeps one row of sync metadata per dataset in main.sync_status (src/core/store); data
+ * The store keeps one row of sync metadata per dataset in main.sync_status (src/core/database); data
  * attached by hand has none. Only the open database's own `main` counts: every attached database
  * has a `main` schema too.
  */

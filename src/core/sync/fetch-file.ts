@@ -1,7 +1,7 @@
 import type { PlannedFile } from './datasets.js';
 import { download } from './download.js';
 import { downloadPath } from '../contract/files.js';
-import { files } from './state.js';
+import { files } from './metadata.js';
 import { record, rethrowStop, sourceOf, type DatasetRun } from './run.js';
 import type { FileResult } from './progress.js';
 

@@ -6,7 +6,7 @@ import type { SyncLock } from './lock.js';
 import type { DatabaseHost } from './host.js';
 import type { Sleep } from './limits.js';
 import type { HistoryChanges, SyncListener } from './progress.js';
-import type { DatasetState, StateStore } from './state.js';
+import type { DatasetState, StateStore } from './metadata.js';
 
 /** What a sync is given. Its own module, so the sync's steps (run.ts) read it without importing sync.ts. */
 export interface SyncOptions {

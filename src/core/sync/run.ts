@@ -3,7 +3,7 @@ import type { PlannedFile, Service } from './datasets.js';
 import { Cancelled, Crash } from './hooks.js';
 import type { Exchange } from './request.js';
 import type { FileResult, SyncSummary } from './progress.js';
-import type { DatasetState, SourceState, StateStore } from './state.js';
+import type { DatasetState, SourceState, StateStore } from './metadata.js';
 
 /** What sync's steps use: the options with the state store resolved and cancellation wired in. */
 export interface Run extends SyncOptions {

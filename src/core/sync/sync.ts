@@ -9,7 +9,7 @@ import { extractDuckdb, ingestSource, isWholeDatabase, type Extracted, type Tabl
 import { RateLimiter, sleep as realSleep } from './limits.js';
 import { fetchManifest } from './fetch-manifest.js';
 import type { SyncSummary } from './progress.js';
-import { fileState, files, type DatasetState, type SourceState } from './state.js';
+import { fileState, files, type DatasetState, type SourceState } from './metadata.js';
 import { driftNotices, localSchemaVersion } from './drift.js';
 import { record, rethrowStop, type DatasetRun, type Run } from './run.js';
 import type { SyncOptions } from './options.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ALMANAC_BASE, API_MAP, AlmanacError } from '../../core/contract/almanac.js';
 import { CHANGES_DESCRIPTION, CHANGES_ENDPOINT, WHATS_NEW_TOOL, changesAnswer } from '../../core/changes/answer.js';
 import { FsStorage } from '../../core/storage/fs.js';
-import { fileState } from '../../core/sync/state.js';
+import { fileState } from '../../core/sync/metadata.js';
 import type { ServerDeps } from '../deps.js';
 import type { Endpoint, ServiceModule, Tool } from '../service.js';
 

@@ -2,7 +2,7 @@ import type { Engine } from '../../core/engine/engine.js';
 import type { Service } from '../../core/sync/datasets.js';
 import type { SyncEvent } from '../../core/sync/progress.js';
 import type { SyncOutcome } from '../../core/sync/outcome.js';
-import type { StoreState } from '../../core/sync/state.js';
+import type { StoreState } from '../../core/sync/metadata.js';
 import type { HistoryOptions } from '../../core/sync/refresh/history.js';
 import type { ManifestReply } from '../../core/sync/manifest.js';
 import type { AppConfig } from './app-config.js';

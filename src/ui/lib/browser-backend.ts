@@ -1,8 +1,8 @@
 import type { Engine } from '../../core/engine/engine.js';
 import type { Service } from '../../core/sync/datasets.js';
-import type { StoreState } from '../../core/sync/state.js';
-import type { Store } from '../../core/store/store.js';
-import { BROWSER_STORE, browserStoreParts, holdStore, openBrowserStore, type BrowserStoreParts } from '../../core/store/browser.js';
+import type { StoreState } from '../../core/sync/metadata.js';
+import type { Store } from '../../core/database/store.js';
+import { BROWSER_STORE, browserStoreParts, holdStore, openBrowserStore, type BrowserStoreParts } from '../../core/database/browser.js';
 import { parsePricesCsv, storePrices } from '../../core/services/compare/import.js';
 import { importAmfiText } from '../../core/amfi/import.js';
 import { manifestPath } from '../../core/contract/files.js';

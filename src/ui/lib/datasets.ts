@@ -1,7 +1,7 @@
 import { parseManifest, type ManifestBody } from '../../core/sync/manifest.js';
 import { SERVICE_DEFS, planFiles, withoutTables, type FormatChoice, type PlannedFile, type Service } from '../../core/sync/datasets.js';
 import { splitFileName } from '../../core/contract/files.js';
-import type { DatasetState } from '../../core/sync/state.js';
+import type { DatasetState } from '../../core/sync/metadata.js';
 import { backend } from './backend.js';
 
 export type LocalState = 'absent' | 'current' | 'update' | 'unknown';

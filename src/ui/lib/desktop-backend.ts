@@ -4,7 +4,7 @@ import { tableToColumns } from '../../core/engine/rows.js';
 import type { Service } from '../../core/sync/datasets.js';
 import type { ManifestReply } from '../../core/sync/manifest.js';
 import type { SyncOutcome } from '../../core/sync/outcome.js';
-import type { StoreState } from '../../core/sync/state.js';
+import type { StoreState } from '../../core/sync/metadata.js';
 import type { Channel, DesktopBridge, DesktopInfo } from '../../desktop/channels.js';
 import type { DesktopSettings } from '../../desktop/settings.js';
 import type { AmfiImportResult, Backend, BackendEvent, SyncRequest } from './backend-api.js';

@@ -7,12 +7,12 @@
 import { withLock } from '../../core/sync/lock.js';
 import { outcomeOf, type SyncOutcome } from '../../core/sync/outcome.js';
 import { rateLog, seedRateLog, sync } from '../../core/sync/sync.js';
-import { deleteDataset } from '../../core/sync/state.js';
-import { BROWSER_STORE, browserStoreParts } from '../../core/store/browser.js';
+import { deleteDataset } from '../../core/sync/metadata.js';
+import { BROWSER_STORE, browserStoreParts } from '../../core/database/browser.js';
 import { initParquet } from './parquet.js';
 import type { Service } from '../../core/sync/datasets.js';
 import type { HistoryChanges } from '../../core/sync/progress.js';
-import type { DatasetState } from '../../core/sync/state.js';
+import type { DatasetState } from '../../core/sync/metadata.js';
 import type { FromWorker, PauseAt, StoreChanged, ToWorker } from './sync-protocol.js';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;

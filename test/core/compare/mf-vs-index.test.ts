@@ -5,7 +5,7 @@ import path from 'node:path';
 import { generate, NO_LIMITS } from '../sync/fixture.js';
 import { startPublisher } from '../../../src/publisher/server.js';
 import { sync } from '../../../src/core/sync/sync.js';
-import { nodeHost, openStore } from '../../../src/core/store/node.js';
+import { nodeHost, openStore } from '../../../src/core/database/node.js';
 import { openPriceSource } from '../../../src/core/services/compare/prices.js';
 import { compare } from '../../../src/core/services/compare/compare.js';
 import { METRIC_NAMES } from '../../../src/core/contract/compare.js';

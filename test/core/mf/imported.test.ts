@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importAmfiText } from '../../../src/core/amfi/import.js';
-import { openStore } from '../../../src/core/store/node.js';
-import type { Store } from '../../../src/core/store/store.js';
+import { openStore } from '../../../src/core/database/node.js';
+import type { Store } from '../../../src/core/database/store.js';
 import { importedNavs } from '../../../src/core/services/mf/imported.js';
 import { openPriceSource } from '../../../src/core/services/compare/prices.js';
 import { compare } from '../../../src/core/services/compare/compare.js';

@@ -5,8 +5,8 @@ import { generate, NO_LIMITS, tempDir } from './fixture.js';
 import { startPublisher, type Publisher } from '../../../src/publisher/server.js';
 import { Crash, type SyncStep } from '../../../src/core/sync/hooks.js';
 import { sync } from '../../../src/core/sync/sync.js';
-import { readState, STATE_FILE } from '../../../src/core/sync/state.js';
-import { nodeHost, openStore } from '../../../src/core/store/node.js';
+import { readState, STATE_FILE } from '../../../src/core/sync/metadata.js';
+import { nodeHost, openStore } from '../../../src/core/database/node.js';
 
 const STEPS: SyncStep[] = [
   'manifest', 'download:response', 'download:chunk', 'download:complete',

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { startPublisher, type Publisher, type PublisherOptions } from '../../../src/publisher/server.js';
 import { SERVICES, type Service } from '../../../src/core/sync/datasets.js';
 import { sync, type SyncOptions } from '../../../src/core/sync/sync.js';
-import { readState } from '../../../src/core/sync/state.js';
-import { nodeHost, openStore } from '../../../src/core/store/node.js';
+import { readState } from '../../../src/core/sync/metadata.js';
+import { nodeHost, openStore } from '../../../src/core/database/node.js';
 import { publishTiny, type TinyOptions } from '../../helpers/tiny-data.js';
 
 /**

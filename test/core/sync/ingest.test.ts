@@ -4,7 +4,7 @@ import { tableFromArrays, tableToIPC } from 'apache-arrow';
 import * as parquet from 'parquet-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/core/engine/engine.js';
-import { nodeHost } from '../../../src/core/store/node.js';
+import { nodeHost } from '../../../src/core/database/node.js';
 import { SERVICE_DEFS } from '../../../src/core/sync/datasets.js';
 import { ingestSource, projection } from '../../../src/core/sync/ingest.js';
 import { rowGroupsInWorker } from '../../../src/core/sync/node-row-groups.js';

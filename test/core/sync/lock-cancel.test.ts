@@ -7,8 +7,8 @@ import { bench, type Bench } from './fixture.js';
 import { Cancelled } from '../../../src/core/sync/hooks.js';
 import { LockBusy } from '../../../src/core/sync/lock.js';
 import { fileLock, LOCK_FILE } from '../../../src/core/sync/node-lock.js';
-import { readState } from '../../../src/core/sync/state.js';
-import { nodeHost } from '../../../src/core/store/node.js';
+import { readState } from '../../../src/core/sync/metadata.js';
+import { nodeHost } from '../../../src/core/database/node.js';
 import { sync } from '../../../src/core/sync/sync.js';
 
 /** A pid that certainly belongs to no live process: one that just exited. */

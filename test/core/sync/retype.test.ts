@@ -4,8 +4,8 @@ import { craftedServer, parquetOf } from './crafted.js';
 import { tempDir } from './fixture.js';
 import { conversion } from '../../../src/core/sync/conversion.js';
 import { sync } from '../../../src/core/sync/sync.js';
-import { readState } from '../../../src/core/sync/state.js';
-import { nodeHost, openStore } from '../../../src/core/store/node.js';
+import { readState } from '../../../src/core/sync/metadata.js';
+import { nodeHost, openStore } from '../../../src/core/database/node.js';
 
 describe('conversion: which retypes lose nothing', () => {
   it.each([

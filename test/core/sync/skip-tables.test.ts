@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bench, generate, type Bench } from './fixture.js';
-import { readState } from '../../../src/core/sync/state.js';
-import { openStore } from '../../../src/core/store/node.js';
+import { readState } from '../../../src/core/sync/metadata.js';
+import { openStore } from '../../../src/core/database/node.js';
 
 /**
  * A phone's light choice: mf without its NAV history (`skipTables`), then the history when asked for.

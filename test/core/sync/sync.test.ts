@@ -5,9 +5,9 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bench, generate, type Bench } from './fixture.js';
 import { SERVICES } from '../../../src/core/sync/datasets.js';
-import { readState } from '../../../src/core/sync/state.js';
+import { readState } from '../../../src/core/sync/metadata.js';
 import { NAV_ENDPOINT } from '../../../src/core/sync/refresh/history.js';
-import { openStore } from '../../../src/core/store/node.js';
+import { openStore } from '../../../src/core/database/node.js';
 
 function hashes(dir: string): Record<string, string> {
   const out: Record<string, string> = {};

@@ -9,8 +9,8 @@ import { NO_LIMITS, tempDir } from './fixture.js';
 import { checkFileName } from '../../../src/core/sync/names.js';
 import { parseManifest } from '../../../src/core/sync/manifest.js';
 import { sync } from '../../../src/core/sync/sync.js';
-import { fileState, setChoice } from '../../../src/core/sync/state.js';
-import { nodeHost, openStore } from '../../../src/core/store/node.js';
+import { fileState, setChoice } from '../../../src/core/sync/metadata.js';
+import { nodeHost, openStore } from '../../../src/core/database/node.js';
 
 /** Every path under `root`, so a test can prove nothing was written outside the store. */
 function tree(root: string): string[] {

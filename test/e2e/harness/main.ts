@@ -8,8 +8,8 @@ import type { PauseAt } from '../../../src/ui/lib/sync-protocol.js';
 import type { SyncEvent } from '../../../src/core/sync/progress.js';
 import type { FormatChoice, Service } from '../../../src/core/sync/datasets.js';
 import { BrowserEngine } from '../../../src/core/engine/browser.js';
-import { browserStoreParts, idbState } from '../../../src/core/store/browser.js';
-import { setChoice } from '../../../src/core/sync/state.js';
+import { browserStoreParts, idbState } from '../../../src/core/database/browser.js';
+import { setChoice } from '../../../src/core/sync/metadata.js';
 
 const backend = new BrowserBackend();
 const events: SyncEvent[] = [];

@@ -3,7 +3,7 @@
  * Opens the browser store inside this worker (its DuckDB in a nested worker) and answers two
  * questions: the parity calls (calls.ts) and per-table checksums. Terminating it lets go of the store.
  */
-import { holdStore, openBrowserStore } from '../../../src/core/store/browser.js';
+import { holdStore, openBrowserStore } from '../../../src/core/database/browser.js';
 import type { Service } from '../../../src/core/sync/datasets.js';
 import { runCalls } from './calls.js';
 

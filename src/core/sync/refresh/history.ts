@@ -3,7 +3,7 @@ import { downloadPath } from '../../contract/files.js';
 import type { Storage } from '../../storage/storage.js';
 import { fetchFile } from '../fetch-file.js';
 import { runHook } from '../hooks.js';
-import { files, type HistoryState, type SourceState } from '../state.js';
+import { files, type HistoryState, type SourceState } from '../metadata.js';
 import type { FileResult, HistoryChanges, NavKey } from '../progress.js';
 import { record, rethrowStop, type DatasetRun } from '../run.js';
 import { FOOTER_PROBE, differingGroups, footerLength, parseFooter, sameRows, sameSchema, type Footer } from './footer.js';

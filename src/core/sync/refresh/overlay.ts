@@ -2,7 +2,7 @@ import { tableFromArrays, tableToIPC } from 'apache-arrow';
 import type { Service } from '../datasets.js';
 import type { Column, IngestContext, TableLoad } from '../ingest.js';
 import { quoteIdent } from '../names.js';
-import type { DeltaState } from '../state.js';
+import type { DeltaState } from '../metadata.js';
 import type { SchemaChange } from '../drift.js';
 import type { NavKey } from '../progress.js';
 import type { GapRow } from './gaps.js';

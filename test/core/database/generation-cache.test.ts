@@ -1,7 +1,7 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { bench, generate } from '../sync/fixture.js';
-import { openStore } from '../../../src/core/store/node.js';
-import { readState } from '../../../src/core/sync/state.js';
+import { openStore } from '../../../src/core/database/node.js';
+import { readState } from '../../../src/core/sync/metadata.js';
 import { dataLastModified } from '../../../src/core/services/mf/freshness.js';
 import { catalog } from '../../../src/core/services/mf/catalog.js';
 

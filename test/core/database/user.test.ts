@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NodeEngine } from '../../../src/core/engine/node.js';
 import { FsStorage } from '../../../src/core/storage/fs.js';
-import { NodeHost, openStore } from '../../../src/core/store/node.js';
-import { UserData } from '../../../src/core/store/user.js';
+import { NodeHost, openStore } from '../../../src/core/database/node.js';
+import { UserData } from '../../../src/core/database/user.js';
 import { importAmfiText } from '../../../src/core/amfi/import.js';
 import { bench } from '../sync/fixture.js';
 

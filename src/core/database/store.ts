@@ -5,7 +5,7 @@ import { UserData } from './user.js';
 import { writeChangeTables } from '../changes/tables.js';
 import { newGeneration } from '../engine/generation.js';
 import { baseAlias } from '../sync/refresh/overlay.js';
-import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/state.js';
+import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/metadata.js';
 import type { DriftNotice } from '../sync/drift.js';
 import type { Storage } from '../storage/storage.js';
 

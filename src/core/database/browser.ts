@@ -6,7 +6,7 @@ import type { Engine } from '../engine/engine.js';
 import type { AttachHost, DatabaseHost } from '../sync/host.js';
 import { rowGroupsHere, type RowGroups } from '../sync/row-groups.js';
 import { webLock, type SyncLock } from '../sync/lock.js';
-import { normalizeState, type StateStore, type StoreState } from '../sync/state.js';
+import { normalizeState, type StateStore, type StoreState } from '../sync/metadata.js';
 import { OpfsStorage } from '../storage/opfs.js';
 import { storeName } from '../storage/storage.js';
 import { Store } from './store.js';
