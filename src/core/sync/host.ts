@@ -3,8 +3,8 @@ import type { Engine } from '../engine/engine.js';
 import type { RowGroups } from './row-groups.js';
 
 /**
- * What the sync engine needs from the environment to build database files. Node (store/node.ts)
- * and the browser worker (store/browser.ts) each implement it over their Storage.
+ * What the sync engine needs from the environment to build database files. Node (database/node.ts)
+ * and the browser worker (database/browser.ts) each implement it over their Storage.
  */
 export interface DatabaseHost {
   /** An engine whose main database is the NEW store file `name` (created now, written, closed). */
