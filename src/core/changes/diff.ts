@@ -176,10 +176,10 @@ async function diffMfByKeys(engine: Engine, codes: string[], h: KeyedChanges): P
   const appended = new Set(h.appended.map(key));
   const replaced = new Map(h.revised.map((r) => [key(r), r.old === null ? null : Number(r.old)]));
   type Row = { scheme_code: number; date: string; nav: number };
-  /** The row's NAV before the sync; undefined: the key was not held. */
-  const before = (r: Row) => (appended.has(key(r)) ? undefined : replaced.has(key(r)) ? replaced.get(key(r)) : r.nav);
-  const rows = await engine.all<Row>(watchedRowsSql(codes.length), codes);
-  const byCode = new Map<number, Row[]>();
+  /** `old`: the row's NAV before the sync; undefined: the key was not held. */
+  const oldNav = (k: string, nav: number) => (appended.has(k) ? undefined : replaced.has(k) ? replaced.get(k) : nav);
+  const rows = (await engine.all<Row>(watchedRowsSql(codes.length), codes)).map((r) => ({ ...r, old: oldNav(key(r), r.nav) }));
+  const byCode = new Map<number, typeof rows>();
   for (const r of rows) {
     const mine = byCode.get(r.scheme_code);
     if (mine) mine.push(r);
@@ -189,12 +189,12 @@ async function diffMfByKeys(engine: Engine, codes: string[], h: KeyedChanges): P
   const base_navs: Record<string, number | null> = {};
   for (const [code, mine] of [...byCode].sort(([a], [b]) => a - b)) {
     // As diffMf's SQL: a row is new or revised where its NAV before is missing or another.
-    const changed = mine.filter((r) => before(r) == null || before(r) !== r.nav);
+    const changed = mine.filter((r) => r.old == null || r.old !== r.nav);
     if (changed.length === 0) continue;
-    const revisions = changed.filter((r) => before(r) != null).map((r) => ({ date: r.date, old: before(r)!, new: r.nav }));
+    const revisions = changed.filter((r) => r.old != null).map((r) => ({ date: r.date, old: r.old!, new: r.nav }));
     const last = mine[mine.length - 1];
-    const held = mine.filter((r) => before(r) !== undefined);
-    const base = held.length ? (before(held[held.length - 1]) ?? null) : null;
+    const held = mine.filter((r) => r.old !== undefined);
+    const base = held.length ? (held[held.length - 1].old ?? null) : null;
     schemes.push({
       scheme_code: code,
       new_navs: changed.length - revisions.length,
