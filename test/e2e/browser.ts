@@ -10,6 +10,42 @@ if (!hasChromium) console.warn(`[e2e] skipped: ${CHROMIUM} is absent (apt-get in
 
 export const RESULTS = path.resolve('test-results');
 
+/**
+ * Chromium features off in every session. Headless Chromium 156 is the whole browser with its window
+ * hidden, and at launch it loads its omnibox popup (chrome://omnibox-popup.top-chrome, ~230 WebUI
+ * files) in a renderer of its own: ~6 s of CPU (CDP trace of a warm start, 2026-11-26) on this
+ * 2-core machine, in the seconds the app's page starts, so every test and every start measured in
+ * the bench shared the cores with it. A user's browser did that when it opened, not when Almanac did.
+ *
+ * Chromium takes the last `--disable-features` it is given (chrome://version: a second one replaced
+ * playwright's), so ours repeats playwright-core's own list; test/e2e/browser.test.ts checks it still
+ * covers what playwright-core passes.
+ */
+export const DISABLED_FEATURES = [
+  // playwright-core 1.65's defaults (its chromiumSwitches.ts)
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+  // the browser's own top-chrome pages, loaded at launch
+  'PreloadTopChromeWebUI',
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxFullPopup',
+  'WebUIOmniboxAimPopup',
+];
+
 export interface Session {
   browser: Browser;
   context: BrowserContext;
@@ -68,6 +104,7 @@ export async function launch(opts: LaunchOptions = {}): Promise<Session> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      `--disable-features=${DISABLED_FEATURES.join(',')}`,
     ],
   });
   const page = context.pages()[0] ?? (await context.newPage());
