@@ -83,5 +83,35 @@ describe.skipIf(!hasChromium)('e2e: answers kept per data generation', () => {
     const second = (await range(c).textContent({ timeout: 60_000 }))!;
     expect(second).not.toBe(first);
     expect(second).toMatch(/NAVs$/);
+    held = c;
   }, 300_000);
+
+  let held: Page | undefined;
+
+  it("a lone tab on a kept link draws the kept answer, then starts its engine", async () => {
+    const c = held!;
+    await expect.poll(() => c.evaluate(KEPT_ANSWERS), { timeout: 30_000 }).toBeGreaterThan(0);
+    const link = c.url();
+    const shown = (await range(c).textContent())!;
+    await c.close();
+    // What the page showed when DuckDB's worker was created (src/ui/lib/engine.svelte.ts startEngine).
+    await stack.s.context.addInitScript(() => {
+      const W = window.Worker;
+      window.Worker = class extends W {
+        constructor(url: string | URL, opts?: WorkerOptions) {
+          super(url, opts);
+          if (/duckdb/.test(String(url))) {
+            (window as unknown as { shownAtEngineStart?: string }).shownAtEngineStart = [...document.querySelectorAll('.card .bar .muted.small')]
+              .map((e) => e.textContent ?? '')
+              .find((t) => t.endsWith('NAVs')) ?? '';
+          }
+        }
+      };
+    });
+    const d = await stack.s.context.newPage();
+    await d.goto(link);
+    await d.getByText('DuckDB ready').waitFor({ timeout: 60_000 });
+    expect(await d.evaluate(() => (window as unknown as { shownAtEngineStart?: string }).shownAtEngineStart)).toBe(shown);
+    expect(await range(d).textContent()).toBe(shown);
+  }, 120_000);
 });

@@ -48,6 +48,12 @@ export class AnswerCache {
     return JSON.parse(json) as T;
   }
 
+  /** Whether answers are kept under the generation `state` names. */
+  async holds(state: string): Promise<boolean> {
+    const [index] = await getMany<Index>([INDEX], this.store());
+    return index?.state === this.generation(state) && index.keys.length > 0;
+  }
+
   /**
    * Keeps `value` (plain JSON data, as the services answer) for `key` under `state`. An answer too large
    * or not JSON is not kept.

@@ -46,6 +46,8 @@ export interface Backend {
    * input of it; `compute` reads synced data only, never the user's own tables.
    */
   answer<T>(key: string, compute: (engine: Engine) => Promise<T>): Promise<T>;
+  /** Whether `answer` has answers kept for the current data generation, to give while the engine starts. */
+  keptAnswers(): Promise<boolean>;
   /** The sync metadata: per dataset its generation, files, tables; the user's format choices. */
   status(): Promise<StoreState>;
   sync(req: SyncRequest): Promise<SyncOutcome>;

@@ -94,6 +94,10 @@ export class BrowserBackend implements Backend {
     return value;
   }
 
+  async keptAnswers(): Promise<boolean> {
+    return this.answers.holds(JSON.stringify(await this.parts.state.read()));
+  }
+
   status(): Promise<StoreState> {
     return this.parts.state.read();
   }

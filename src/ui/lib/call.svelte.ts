@@ -1,4 +1,4 @@
-import { getEngine } from './engine.svelte.js';
+import { getEngine, noteAnswer } from './engine.svelte.js';
 import { backend } from './backend.js';
 import type { Engine } from '../../core/engine/engine.js';
 import { ApiError, missingName } from '../../core/contract/api-error.js';
@@ -28,6 +28,7 @@ export function caller<T>() {
       try {
         const v = key ? await backend().answer(key, fn) : await fn(await getEngine());
         if (mine === seq) state.value = v;
+        noteAnswer();
       } catch (e) {
         if (mine === seq) {
           state.error = errorText(e);

@@ -57,6 +57,10 @@ export class DesktopBackend implements Backend {
     return this.current;
   }
 
+  async keptAnswers(): Promise<boolean> {
+    return false;
+  }
+
   /** No cache: the main process's store is up before the window is, and answers at once. */
   async answer<T>(_key: string, compute: (engine: Engine) => Promise<T>): Promise<T> {
     return compute(await this.engine());

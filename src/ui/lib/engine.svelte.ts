@@ -26,3 +26,27 @@ export function getEngine(): Promise<Engine> {
   );
   return first.then(() => engine);
 }
+
+let firstAnswer: () => void = () => {};
+const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
+
+/** Called by a view's call once its answer is in its state (call.svelte.ts): the view draws it next. */
+export function noteAnswer(): void {
+  firstAnswer();
+}
+
+/**
+ * Starts the engine for the app's start. When the first view draws from an answer kept for this data
+ * generation (a scheme's page, an indicators link: the views that key their answers), the engine
+ * starts once that view has its answer and two frames have passed, so that DuckDB-WASM's compile and
+ * link (about a second of CPU, on several threads) do not share this machine's cores with the first
+ * chart. Any other start, and a view whose answer was not kept (it starts the store itself), start it
+ * at once. `FALLBACK_MS` bounds the wait should the view never answer.
+ */
+export async function startEngine(drawsFromKeptAnswer: boolean): Promise<void> {
+  const start = () => void getEngine().catch(() => {});
+  if (!drawsFromKeptAnswer || !(await backend().keptAnswers().catch(() => false))) return start();
+  await Promise.race([answered, new Promise((r) => setTimeout(r, FALLBACK_MS))]);
+  requestAnimationFrame(() => requestAnimationFrame(start));
+}
+const FALLBACK_MS = 3000;
