@@ -20,6 +20,27 @@ export const GAP_REQUESTS = 50;
 /** Largest answer accepted from the endpoint: 50 schemes × a few days is kilobytes. */
 const MAX_ANSWER = 16 * 1024 * 1024;
 
+type Gap = SnapshotDiff['gaps'][number];
+
+/**
+ * The gaps in requests of at most `bulkSchemesMax` schemes that share their local last day (`after`),
+ * in the order given (liquid and overnight funds first). A request asks `since` one day for all its
+ * schemes, so a scheme silent for months, or new (its whole history), batched with fifty liquid funds
+ * missing a weekend fetched all fifty histories back to its day: 5.4 MB for 938 rows on a demo-scale
+ * Monday (bench, 2026-11-26), against ~0.1 MB on the others.
+ */
+export function gapBatches(gaps: Gap[]): Gap[][] {
+  const byAfter = new Map<string, Gap[]>();
+  for (const g of gaps) {
+    const same = byAfter.get(g.after);
+    if (same) same.push(g);
+    else byAfter.set(g.after, [g]);
+  }
+  return [...byAfter.values()].flatMap((same) =>
+    Array.from({ length: Math.ceil(same.length / MF_LIMITS.bulkSchemesMax) }, (_, i) => same.slice(i * MF_LIMITS.bulkSchemesMax, (i + 1) * MF_LIMITS.bulkSchemesMax)),
+  );
+}
+
 export interface GapFill {
   rows: GapRow[];
   requests: number;
@@ -33,10 +54,10 @@ export interface GapFill {
  */
 export async function fillGaps(x: Exchange, base: string, gaps: SnapshotDiff['gaps'], missing: number): Promise<GapFill | null> {
   const out: GapFill = { rows: [], requests: 0, body_bytes: 0 };
-  for (let i = 0; i < gaps.length && out.rows.length < missing; i += MF_LIMITS.bulkSchemesMax) {
+  for (const batch of gapBatches(gaps)) {
+    if (out.rows.length >= missing) break;
     if (out.requests >= GAP_REQUESTS) return null;
-    const batch = gaps.slice(i, i + MF_LIMITS.bulkSchemesMax);
-    const since = batch.reduce((m, g) => (g.after < m ? g.after : m), batch[0].after);
+    const since = batch[0].after;
     const to = batch.reduce((m, g) => (g.before > m ? g.before : m), batch[0].before);
     const q = new URLSearchParams({ schemes: batch.map((g) => g.scheme_code).join(','), to });
     if (since !== '0000-01-01') q.set('since', since);
