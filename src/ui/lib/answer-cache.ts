@@ -41,10 +41,13 @@ export class AnswerCache {
     return this.db;
   }
 
-  /** The answer kept for `key` under the generation `state` names, or undefined. */
-  async read<T>(key: string, state: string): Promise<T | undefined> {
-    const [index, json] = await getMany<Index | string>([INDEX, key], this.store());
-    if ((index as Index | undefined)?.state !== this.generation(state) || typeof json !== 'string') return undefined;
+  /**
+   * The answer kept for `key` under the generation `state` names, or undefined. `state` may still be
+   * on its way: the answer is read beside it, not after it (a start reads several answers in a row).
+   */
+  async read<T>(key: string, state: string | Promise<string>): Promise<T | undefined> {
+    const [[index, json], current] = await Promise.all([getMany<Index | string>([INDEX, key], this.store()), state]);
+    if ((index as Index | undefined)?.state !== this.generation(current) || typeof json !== 'string') return undefined;
     return JSON.parse(json) as T;
   }
 

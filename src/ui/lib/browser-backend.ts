@@ -78,10 +78,7 @@ export class BrowserBackend implements Backend {
    */
   async answer<T>(key: string, compute: (engine: Engine) => Promise<T>): Promise<T> {
     if (!this.open) {
-      const kept = await this.parts.state
-        .read()
-        .then((s) => this.answers.read<T>(key, JSON.stringify(s)))
-        .catch(() => undefined);
+      const kept = await this.answers.read<T>(key, this.parts.state.read().then((s) => JSON.stringify(s))).catch(() => undefined);
       if (kept !== undefined) return kept;
     }
     const store = await this.store();
