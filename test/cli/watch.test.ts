@@ -23,9 +23,10 @@ describe('cli watch / changes; REST and MCP answer the same', { timeout: 1_500_0
   let root: string;
   const ids = { scheme: '', ended: '', company: '', indicator: '' };
   const sql = async (q: string) => JSON.parse((await cli('sql', '--data', data, '--json', q)).stdout) as Record<string, unknown>[];
-  const sync = async () => {
-    const r = await cli('sync', '--source', pub.url, '--data', data, '--json');
+  const sync = async (...more: string[]) => {
+    const r = await cli('sync', '--source', pub.url, '--data', data, '--json', ...more);
     expect(r.code, r.stderr).toBe(0);
+    return r;
   };
   const list = async () => JSON.parse((await cli('watch', 'list', '--data', data, '--json')).stdout) as Array<Record<string, unknown>>;
 
@@ -56,7 +57,7 @@ describe('cli watch / changes; REST and MCP answer the same', { timeout: 1_500_0
     expect(fs.existsSync(path.join(data, 'watches.json'))).toBe(false);
   });
 
-  it('watches on a scheme, a company and an indicator survive restarts, syncs and a rebuild from scratch', async () => {
+  it('watches on a scheme, a company and an indicator survive restarts, syncs, a --full verification and a rebuild from scratch', async () => {
     for (const [kind, id] of [['scheme', ids.scheme], ['scheme', ids.ended], ['company', ids.company.toLowerCase()], ['indicator', ids.indicator]]) {
       const r = await cli('watch', 'add', kind, id, '--data', data);
       expect(r.code, r.stderr).toBe(0);
@@ -70,6 +71,10 @@ describe('cli watch / changes; REST and MCP answer the same', { timeout: 1_500_0
 
     await generate(pubDir, SERVICES, 2);
     await sync();
+    expect(await list()).toEqual(before);
+    // The MF history downloaded whole and rebuilt (issue 20's full verification).
+    const full = JSON.parse((await sync('--full', '--only', 'mf')).stdout) as { files: Array<{ name: string; refresh?: string }> };
+    expect(full.files.find((f) => f.name === 'mf_nav_master.parquet')).toMatchObject({ refresh: 'full' });
     expect(await list()).toEqual(before);
     for (const s of SERVICES) expect((await cli('delete', '--data', data, s)).code).toBe(0);
     await sync();

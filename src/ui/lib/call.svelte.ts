@@ -28,7 +28,6 @@ export function caller<T>() {
       try {
         const v = key ? await backend().answer(key, fn) : await fn(await getEngine());
         if (mine === seq) state.value = v;
-        noteAnswer();
       } catch (e) {
         if (mine === seq) {
           state.error = errorText(e);
@@ -36,6 +35,7 @@ export function caller<T>() {
         }
       } finally {
         if (mine === seq) state.loading = false;
+        noteAnswer();
       }
     },
   };

@@ -30,7 +30,7 @@ export function getEngine(): Promise<Engine> {
 let firstAnswer: () => void = () => {};
 const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
 
-/** Called by a view's call once its answer is in its state (call.svelte.ts): the view draws it next. */
+/** Called by a view's call once its answer (or its error) is in its state (call.svelte.ts): the view draws it next. */
 export function noteAnswer(): void {
   firstAnswer();
 }
