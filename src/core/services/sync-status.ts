@@ -1,14 +1,26 @@
 import type { Engine } from '../engine/engine.js';
+import { perGeneration } from '../engine/generation.js';
 
 /**
  * The store keeps one row of sync metadata per dataset in main.sync_status (src/core/database); data
- * attached by hand has none. Only the open database's own `main` counts: every attached database
- * has a `main` schema too.
+ * attached by hand has none. Only the open database's own `main` counts: every attached database has a
+ * `main` schema too, and `main.sync_status` binds to the open database's.
+ *
+ * Asked by binding a statement that reads no row, not by listing `duckdb_tables()`: that table function
+ * loads the catalog and storage metadata of every attached database, ~135 ms on a fresh engine at full
+ * scale, which fell on the server's first NAV request (binding: ~9 ms; docs/performance.md).
  */
-export const SYNC_STATUS_EXISTS_SQL = `SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'sync_status'`;
+const SYNC_STATUS_PROBE_SQL = 'SELECT 1 FROM main.sync_status LIMIT 0';
 
-/** Whether the store recorded its syncs (main.sync_status exists), so the services may read it. */
-export async function hasSyncStatus(engine: Engine): Promise<boolean> {
-  const [{ n }] = await engine.all<{ n: number }>(SYNC_STATUS_EXISTS_SQL);
-  return n > 0;
+/** Whether the store recorded its syncs (main.sync_status exists), so the services may read it; once per generation. */
+export function hasSyncStatus(engine: Engine): Promise<boolean> {
+  return perGeneration(engine, 'sync-status:exists', async () => {
+    try {
+      await engine.all(SYNC_STATUS_PROBE_SQL);
+      return true;
+    } catch (e) {
+      if (/Table with name sync_status does not exist/.test(String((e as Error)?.message ?? e))) return false;
+      throw e;
+    }
+  });
 }

@@ -1,0 +1,32 @@
+import { describe, it, expect, afterAll } from 'vitest';
+import { NodeEngine } from '../../../src/core/engine/node.js';
+import { newGeneration } from '../../../src/core/engine/generation.js';
+import { hasSyncStatus } from '../../../src/core/services/sync-status.js';
+
+describe('hasSyncStatus (real DuckDB-WASM)', async () => {
+  const engine = await NodeEngine.open();
+  afterAll(() => engine.close());
+
+  it("counts only the open database's own main.sync_status, not an attached database's", async () => {
+    await engine.exec("ATTACH ':memory:' AS mf; CREATE TABLE mf.main.sync_status (dataset VARCHAR)");
+    expect(await hasSyncStatus(engine)).toBe(false);
+    await engine.exec('CREATE TABLE main.sync_status (dataset VARCHAR)');
+    expect(await hasSyncStatus(engine)).toBe(true);
+  });
+
+  it('is read once per data generation: the store starts a new one when it writes the table', async () => {
+    await engine.exec('DROP TABLE IF EXISTS main.sync_status');
+    newGeneration(engine);
+    expect(await hasSyncStatus(engine)).toBe(false);
+    await engine.exec('CREATE TABLE main.sync_status (dataset VARCHAR)');
+    expect(await hasSyncStatus(engine)).toBe(false);
+    newGeneration(engine);
+    expect(await hasSyncStatus(engine)).toBe(true);
+  });
+
+  it('any other failure is an error, not a "no"', async () => {
+    const closed = await NodeEngine.open();
+    await closed.close();
+    await expect(hasSyncStatus(closed)).rejects.toThrow();
+  });
+});
