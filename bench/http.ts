@@ -17,7 +17,7 @@ import path from 'node:path';
 import { NativeEngine } from './native-engine.js';
 import { PICK_SQL } from './mf.js';
 import { MIXED_IDS_SQL } from './cases.js';
-import { interleaved, ratio, type BenchResult, type Stats } from './lib.js';
+import { interleaved, ratio, stats, type BenchResult, type Stats } from './lib.js';
 import { navStatement } from '../src/core/services/mf/nav.js';
 import { browse } from '../src/core/services/mf/search.js';
 import { series } from '../src/core/services/indicators/series.js';
@@ -26,6 +26,8 @@ import { loadCase } from './http-load.js';
 
 const WARMUPS = 3;
 const TIMED = 30;
+/** Servers started for the first-call case (each ~5 s at full scale). */
+const FIRST_SPAWNS = 5;
 
 export interface ServedStore {
   url: string;
@@ -101,36 +103,49 @@ export async function httpCases(storeDir: string, scratch: string, wants: (name:
     const { sql, params } = navStatement(codes, { latest: false, ...w });
     return native.columns(sql, params);
   };
-  const server = await serve(storeDir);
-  const served = performance.now();
-  try {
-    // The first NAV request after the server first answers, against native's first call on a fresh instance.
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const firstNavName = 'http few-call: first NAV request after the server first answers';
-    if (wants(firstNavName)) {
+  // The first NAV request after the server first answers, against native's first call on a fresh
+  // instance: one sample each is noise (page cache, the warm-up's step in progress), so FIRST_SPAWNS
+  // servers and as many native instances, taking turns, and the medians compared.
+  const firstNavName = 'http few-call: first NAV request after the server first answers';
+  if (wants(firstNavName)) {
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    const opens: number[] = [];
+    const readies: number[] = [];
+    for (let i = 0; i < FIRST_SPAWNS; i++) {
+      const s = await serve(storeDir);
+      readies.push(s.firstAnswerMs);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       const t0 = performance.now();
-      await ok(get(agent, `${server.url}/mf/v1/nav?scheme=${longest}`), 'first NAV');
-      const firstA = performance.now() - t0;
+      await ok(get(agent, `${s.url}/mf/v1/nav?scheme=${longest}`), 'first NAV');
+      ours.push(performance.now() - t0);
+      agent.destroy();
+      await s.stop();
       const opened = performance.now();
       native = await NativeEngine.over(copy);
-      const openMs = performance.now() - opened;
+      opens.push(performance.now() - opened);
       const t1 = performance.now();
       await dataStatement([longest], {});
-      const firstN = performance.now() - t1;
-      results.push({
-        case: firstNavName,
-        unit: 'ms',
-        measure: 'wall',
-        almanac: firstA,
-        reference: { name: "native DuckDB's first call on a fresh instance (data statement only)", value: firstN },
-        ratio: ratio(firstA, firstN),
-        target: '<= 3x native',
-        met: firstA <= 3 * firstN,
-        note: `the longest scheme (${longestRows} rows), asked ${Math.round(t0 - served)} ms after the server first answered (${Math.round(server.firstAnswerMs)} ms after spawn); native opened and attached in ${Math.round(openMs)} ms before it (not counted); load ${load()}`,
-      });
-    } else {
-      native = await NativeEngine.over(copy);
+      theirs.push(performance.now() - t1);
+      await native.close();
     }
+    const [a, n] = [stats(ours), stats(theirs)];
+    results.push({
+      case: firstNavName,
+      unit: 'ms',
+      measure: 'wall',
+      almanac: a,
+      reference: { name: "native DuckDB's first call on a fresh instance (data statement only)", value: n },
+      ratio: ratio(a.median, n.median),
+      target: '<= 3x native',
+      met: a.median <= 3 * n.median,
+      note: `the longest scheme (${longestRows} rows), asked as soon as the server first answered (${Math.round(stats(readies).median)} ms after spawn, median), ${FIRST_SPAWNS} servers and ${FIRST_SPAWNS} native instances taking turns: Almanac ${spread(a)}, native ${spread(n)}, native opened and attached in ${Math.round(stats(opens).median)} ms before its call (not counted); load ${load()}`,
+    });
+  }
+  native = await NativeEngine.over(copy);
+  const server = await serve(storeDir);
+  try {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
     const cases: { name: string; path: string; native: () => Promise<unknown>; reference: string }[] = [
       {

@@ -48,6 +48,10 @@ export async function oneDayCases(o: { scale: Scale; root: string; pub: string; 
   rmSync(store, { recursive: true, force: true });
   // Every service, so the app finds each of its sources (only MF is synced and published anew).
   cpSync(o.pub, daily, { recursive: true });
+  // Each day steps from the generation the copy holds, whichever way it got there (another case may
+  // have published weeks into the same data directory): stepping from generation 1 instead would
+  // publish a history older than the one the stores hold.
+  const g0 = (JSON.parse(readFileSync(path.join(daily, 'mf', 'state.json'), 'utf8')) as { generation: number }).generation;
   const historyFile = path.join(daily, 'mf', 'mf_nav_master.parquet');
   const publisher = await startPublisher({ dataDir: daily, limits: 'spec' });
   const browser = o.appDir ? await appSyncs(o.appDir, publisher.url) : null;
@@ -74,7 +78,7 @@ export async function oneDayCases(o: { scale: Scale; root: string; pub: string; 
       const t = performance.now();
       const day = ++days;
       const before = new Date(`${lastAsOf(daily)}T00:00:00Z`).getUTCDay();
-      await generate({ scale: o.scale, dir: path.join(daily, 'mf'), generation: day + 1, seed: 42, step: 'day' });
+      await generate({ scale: o.scale, dir: path.join(daily, 'mf'), generation: g0 + day, seed: 42, step: 'day' });
       for (const [i, side] of sides.entries()) {
         const r = await side.sync();
         const run = { day, ms: r.ms, bytes: r.body_bytes, history: statSync(historyFile).size, monday: before === 5, detail: r.details.join('; '), load: os.loadavg()[0] };
