@@ -79,6 +79,11 @@ export async function oneDayCases(o: { scale: Scale; root: string; pub: string; 
       const day = ++days;
       const before = new Date(`${lastAsOf(daily)}T00:00:00Z`).getUTCDay();
       await generate({ scale: o.scale, dir: path.join(daily, 'mf'), generation: g0 + day, seed: 42, step: 'day' });
+      // The stand-in publisher answers its query endpoints from a store it builds from each new
+      // publish on the first query (src/publisher/queries.ts): ~40 s at full scale that the real
+      // service does not have, and that would fall on whichever side first fills a gap. Built here.
+      const warm = await fetch(`${publisher.url}/mf/v1/search?q=fund&limit=1`);
+      if (!warm.ok) throw new Error(`the publisher's query endpoints: HTTP ${warm.status}`);
       for (const [i, side] of sides.entries()) {
         const r = await side.sync();
         const run = { day, ms: r.ms, bytes: r.body_bytes, history: statSync(historyFile).size, monday: before === 5, detail: r.details.join('; '), load: os.loadavg()[0] };
