@@ -114,20 +114,26 @@ export async function httpCases(storeDir: string, scratch: string, wants: (name:
     const readies: number[] = [];
     for (let i = 0; i < FIRST_SPAWNS; i++) {
       const s = await serve(storeDir);
-      readies.push(s.firstAnswerMs);
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-      const t0 = performance.now();
-      await ok(get(agent, `${s.url}/mf/v1/nav?scheme=${longest}`), 'first NAV');
-      ours.push(performance.now() - t0);
-      agent.destroy();
-      await s.stop();
+      try {
+        readies.push(s.firstAnswerMs);
+        const t0 = performance.now();
+        await ok(get(agent, `${s.url}/mf/v1/nav?scheme=${longest}`), 'first NAV');
+        ours.push(performance.now() - t0);
+      } finally {
+        agent.destroy();
+        await s.stop();
+      }
       const opened = performance.now();
       native = await NativeEngine.over(copy);
-      opens.push(performance.now() - opened);
-      const t1 = performance.now();
-      await dataStatement([longest], {});
-      theirs.push(performance.now() - t1);
-      await native.close();
+      try {
+        opens.push(performance.now() - opened);
+        const t1 = performance.now();
+        await dataStatement([longest], {});
+        theirs.push(performance.now() - t1);
+      } finally {
+        await native.close();
+      }
     }
     const [a, n] = [stats(ours), stats(theirs)];
     results.push({

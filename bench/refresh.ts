@@ -8,11 +8,12 @@
  * a store synced fresh from the same publish (CPU medians, both stores in one child process taking
  * turns, so both see the same machine and JIT).
  */
-import { cpSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startPublisher } from '../src/publisher/server.js';
 import type { Scale } from '../src/gen/options.js';
+import { FIRST_AS_OF, readGenState } from '../src/gen/timeline.js';
 import { appSyncs, type AppSync, type ChildResult } from './chromium.js';
 import { ratio, stats, type BenchResult } from './lib.js';
 
@@ -51,7 +52,8 @@ export async function oneDayCases(o: { scale: Scale; root: string; pub: string; 
   // Each day steps from the generation the copy holds, whichever way it got there (another case may
   // have published weeks into the same data directory): stepping from generation 1 instead would
   // publish a history older than the one the stores hold.
-  const g0 = (JSON.parse(readFileSync(path.join(daily, 'mf', 'state.json'), 'utf8')) as { generation: number }).generation;
+  const mfState = () => readGenState(path.join(daily, 'mf'));
+  const g0 = (await mfState())?.generation ?? 1;
   const historyFile = path.join(daily, 'mf', 'mf_nav_master.parquet');
   const publisher = await startPublisher({ dataDir: daily, limits: 'spec' });
   const browser = o.appDir ? await appSyncs(o.appDir, publisher.url) : null;
@@ -77,12 +79,13 @@ export async function oneDayCases(o: { scale: Scale; root: string; pub: string; 
     while (days < o.days) {
       const t = performance.now();
       const day = ++days;
-      const before = new Date(`${lastAsOf(daily)}T00:00:00Z`).getUTCDay();
+      const before = new Date(`${(await mfState())?.as_of.at(-1) ?? FIRST_AS_OF}T00:00:00Z`).getUTCDay();
       await generate({ scale: o.scale, dir: path.join(daily, 'mf'), generation: g0 + day, seed: 42, step: 'day' });
       // The stand-in publisher answers its query endpoints from a store it builds from each new
       // publish on the first query (src/publisher/queries.ts): ~40 s at full scale that the real
       // service does not have, and that would fall on whichever side first fills a gap. Built here.
       const warm = await fetch(`${publisher.url}/mf/v1/search?q=fund&limit=1`);
+      await warm.arrayBuffer();
       if (!warm.ok) throw new Error(`the publisher's query endpoints: HTTP ${warm.status}`);
       for (const [i, side] of sides.entries()) {
         const r = await side.sync();
@@ -161,11 +164,4 @@ function sideCases(side: Side, runs: Run[], first: number, scale: Scale): BenchR
     });
   }
   return out;
-}
-
-function lastAsOf(pub: string): string {
-  const state = path.join(pub, 'mf', 'state.json');
-  if (!existsSync(state)) return '2026-11-13';
-  const s = JSON.parse(readFileSync(state, 'utf8')) as { as_of?: string[] };
-  return s.as_of?.at(-1) ?? '2026-11-13';
 }

@@ -66,7 +66,7 @@ export function asOfDate(generation: number): string {
 export async function timeline(opts: GenOptions): Promise<Timeline> {
   const n = opts.generation;
   const step = opts.step ?? 'week';
-  const prior = await readState(opts.dir);
+  const prior = await readGenState(opts.dir);
   const usable = prior !== null && prior.seed === opts.seed && prior.scale === opts.scale && prior.generation >= n - 1;
   const dates = usable && n > 1 ? prior.as_of.slice(0, n - 1) : [FIRST_AS_OF];
   while (dates.length < n) dates.push(stepFrom(dates[dates.length - 1], step));
@@ -84,8 +84,8 @@ export function stateOf(t: Timeline): GenState {
   return { generation: t.generation, seed: t.seed, scale: t.scale, as_of: t.dates, revisions: t.revisions, rebuilds: t.rebuilds };
 }
 
-/** The previous generation's state, or null when there is none this format can continue from. */
-async function readState(dir: string): Promise<GenState | null> {
+/** The previous generation's state in `dir`, or null when there is none this format can continue from. */
+export async function readGenState(dir: string): Promise<GenState | null> {
   let text: string;
   try {
     text = await readFile(path.join(dir, 'state.json'), 'utf8');
