@@ -18,7 +18,7 @@ import { NativeEngine } from './native-engine.js';
 import { PICK_SQL } from './mf.js';
 import { MIXED_IDS_SQL } from './cases.js';
 import { interleaved, ratio, stats, type BenchResult, type Stats } from './lib.js';
-import { navStatement } from '../src/core/services/mf/nav.js';
+import { navRows } from '../src/core/services/mf/nav.js';
 import { browse } from '../src/core/services/mf/search.js';
 import { series } from '../src/core/services/indicators/series.js';
 import { parseSearchParams, type NavWindow } from '../src/core/contract/mf-params.js';
@@ -98,11 +98,8 @@ export async function httpCases(storeDir: string, scratch: string, wants: (name:
   const asOf = picked[0].nav_date.slice(0, 8) + '01';
   await native.close();
 
-  /** The NAV service's own data statement (src/core/services/mf/nav.ts), on native, rows to JS. */
-  const dataStatement = (codes: number[], w: Partial<NavWindow>) => {
-    const { sql, params } = navStatement(codes, { latest: false, ...w });
-    return native.columns(sql, params);
-  };
+  /** The NAV service's own data statements (src/core/services/mf/nav.ts `navRows`), on native, rows to JS. */
+  const dataStatement = (codes: number[], w: Partial<NavWindow>) => navRows(native, codes, { latest: false, ...w });
   // The first NAV request after the server first answers, against native's first call on a fresh
   // instance: one sample each is noise (page cache, the warm-up's step in progress), so FIRST_SPAWNS
   // servers and as many native instances, taking turns, and the medians compared.

@@ -232,6 +232,38 @@ describe('MF services over tiny generated data (DuckDB-WASM)', () => {
       expect(asOf.data).toEqual([w.data[w.data.length - 1]]);
     });
 
+    it('latest for a batch of live, ended and later schemes is the last row of each in the window, as the table has it', async () => {
+      const ended = latest.filter((r) => !r.is_active);
+      const live = latest.filter((r) => r.is_active);
+      const picked = [...ended.slice(0, 20), ...live.slice(0, 30)].map((r) => r.scheme_code);
+      const truth = async (to: string | null) =>
+        Object.fromEntries(
+          (
+            await engine.all<{ c: number; d: string; nav: number }>(
+              `SELECT scheme_code AS c, max(date)::VARCHAR AS d, arg_max(nav, date)::DOUBLE AS nav FROM mf.nav
+               WHERE list_contains(string_split(?, ',')::INTEGER[], scheme_code) AND date <= coalesce(?::DATE, DATE '9999-12-31') GROUP BY 1`,
+              [picked.join(','), to],
+            )
+          ).map((r) => [String(r.c), [{ date: r.d, nav: r.nav }]]),
+        );
+      let lookedBackFurther = 0;
+      let notYet = 0;
+      for (const to of [null, '2024-03-31', '2012-06-30']) {
+        const b = await batchOf(`schemes=${picked.join(',')}&latest=true${to ? `&to=${to}` : ''}`);
+        const want = await truth(to);
+        const end = to ?? latest.reduce((d, r) => (r.last_date > d ? r.last_date : d), '');
+        for (const c of picked.map(String)) {
+          expect(b.schemes[c].data, `${c} as of ${to}`).toEqual(want[c] ?? []);
+          const d = want[c]?.[0].date;
+          if (d && Date.parse(end) - Date.parse(d) > 31 * 86_400_000) lookedBackFurther++;
+          if (!d) notYet++;
+        }
+      }
+      // The batch went past the short look-back window (ended schemes) and found nothing for some (later launches).
+      expect(lookedBackFurther).toBeGreaterThan(0);
+      expect(notYet).toBeGreaterThan(0);
+    });
+
     it('liquid funds carry weekend NAVs', async () => {
       const s = await navOf(`scheme=${code('weekend_nav')}&since=2025-01-01&to=2025-03-31`);
       const weekend = s.data.filter((p) => [0, 6].includes(new Date(`${p.date}T00:00:00Z`).getUTCDay()));
