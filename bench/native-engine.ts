@@ -51,7 +51,9 @@ export class NativeEngine implements Engine {
 
   async columns(sql: string, params?: Param[]): Promise<unknown[][]> {
     const reader = await this.conn.runAndReadAll(sql, params as DuckDBValue[] | undefined);
-    return reader.getColumnsJS().map((c) => c.map(plain));
+    // One array per column, as the Engine interface has it, also when no row came (no chunk to read columns from).
+    const columns = reader.getColumnsJS().map((c) => c.map(plain));
+    return columns.length ? columns : Array.from({ length: reader.columnCount }, () => []);
   }
 
   async arrow(): Promise<Table> {
