@@ -44,6 +44,21 @@ describe('DuckDB-WASM database files in Node: the hazards the store works around
     expect(await countVia('plain.duckdb')).toMatch(/Table with name t does not exist/);
   });
 
+  it('a NEW file created by ATTACH in an engine with direct I/O reopens with its data, in the row groups asked for', async () => {
+    const e = await NodeEngine.open({ path: p('builder.duckdb'), create: true });
+    await e.exec(`ATTACH '${p('side.duckdb')}' AS x (ROW_GROUP_SIZE 16384); CREATE TABLE x.t AS SELECT range AS i FROM range(100000); CHECKPOINT x; DETACH x;`);
+    await e.close();
+    expect(await countVia('side.duckdb')).toBe(100_000);
+    const r = await NodeEngine.open();
+    try {
+      await r.exec(`ATTACH '${p('side.duckdb')}' AS x`);
+      const [{ groups }] = await r.all<{ groups: number }>("SELECT count(DISTINCT row_group_id) AS groups FROM pragma_storage_info('x.t')");
+      expect(groups).toBe(Math.ceil(100_000 / 16384));
+    } finally {
+      await r.close();
+    }
+  });
+
   it('direct I/O on an EXISTING file wipes its tables', async () => {
     await create('wiped.duckdb', 1000);
     const e = await NodeEngine.open({ path: p('wiped.duckdb'), create: true });
