@@ -68,7 +68,7 @@ ORDER BY r.scheme_code`;
   return { sql, params };
 }
 
-/** A scheme's NAVs in column order: codes, dates (YYYY-MM-DD), values. */
+/** NAV rows as columns: scheme codes, dates (YYYY-MM-DD), values. */
 export type NavColumns = [number[], string[], number[]];
 
 /** Days before a latest window's end that hold the last NAV of every scheme that publishes at all often. */
@@ -84,7 +84,8 @@ const daysBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00
  * only the LATEST_LOOKBACK_DAYS before the window's end (`to`, else `newest`: the latest last NAV date
  * of the schemes asked for), then, for the schemes with no row there (ended, not yet launched, or
  * publishing rarely), the whole window again. Exact either way: a scheme with a row in the short
- * window has its last row of the whole window there.
+ * window has its last row of the whole window there. The second statement's rows come after the
+ * first's; each statement's are by code and date.
  */
 export async function navRows(engine: Engine, codes: number[], w: NavWindow, newest?: string): Promise<NavColumns> {
   const run = async (c: number[], win: NavWindow) => {
