@@ -47,6 +47,17 @@ function shareCompiledModule(db: duckdb.DuckDBBindings): void {
  */
 setFlagsFromString('--wasm-inlining');
 
+/**
+ * V8 moves a wasm function to optimised code once it has run a budget of work (1.8M by default). A fresh
+ * engine's first queries use hundreds of DuckDB's functions, each soon past that budget, and the wave of
+ * tier-ups they set off took the first requests' time: the local server's first NAV request over HTTP
+ * took ~215 ms and its second ~65-85 ms at full scale, against ~100-135 ms and ~20 ms with ten times the
+ * budget; the steady calls (NAV, latest-as-of, search, compare) are as fast as before, since hot loops
+ * still pass the larger budget at once (docs/performance.md, "The first request and V8's tier-up").
+ * `--liftoff-only` was as quick at first but left compare's 81 metrics ~55 % slower for good.
+ */
+setFlagsFromString('--wasm-tiering-budget=18000000');
+
 async function instantiate(): Promise<duckdb.DuckDBBindings> {
   const db = await duckdb.createDuckDB(BUNDLES, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
   shareCompiledModule(db);
