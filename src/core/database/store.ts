@@ -141,7 +141,8 @@ export class Store {
       this.attached.set(alias, file);
     }
     await this.writeStatusTable(s);
-    newGeneration(this.engine);
+    const generatedAt = new Map(SERVICES.flatMap((svc) => (s.datasets[svc] ? [[svc, s.datasets[svc]!.generated_at] as const] : [])));
+    newGeneration(this.engine, { generatedAt });
     this.written = json;
   }
 

@@ -12,9 +12,31 @@ import type { Engine } from './engine.js';
  */
 const generations = new WeakMap<Engine, Map<string, Promise<unknown>>>();
 
-/** The engine's data just changed (or is about to be served): drop every answer cached for it. */
-export function newGeneration(engine: Engine): void {
+/**
+ * What the store itself wrote into the generation's `main.sync_status`, known without a statement:
+ * each synced dataset's publish time (`generated_at`, as the manifest gave it). On a fresh engine the
+ * statements that read it back were ~30-40 ms of the local server's first NAV request (its
+ * Last-Modified), for values the store had in hand (docs/performance.md).
+ */
+export interface GenerationRecord {
+  generatedAt: ReadonlyMap<string, string | null>;
+}
+
+const records = new WeakMap<Engine, GenerationRecord>();
+
+/**
+ * The engine's data just changed (or is about to be served): drop every answer cached for it. `record`:
+ * what the store wrote for the new generation; none while it switches.
+ */
+export function newGeneration(engine: Engine, record?: GenerationRecord): void {
   generations.set(engine, new Map());
+  if (record) records.set(engine, record);
+  else records.delete(engine);
+}
+
+/** What the store wrote for the generation the engine answers from; null for an engine no store keeps, or mid-switch. */
+export function generationRecord(engine: Engine): GenerationRecord | null {
+  return records.get(engine) ?? null;
 }
 
 /** `compute()` once per generation of `engine`'s data; a failure is not kept. */

@@ -4,6 +4,7 @@ import { openStore } from '../../../src/core/database/node.js';
 import { readState } from '../../../src/core/sync/metadata.js';
 import { dataLastModified } from '../../../src/core/services/mf/freshness.js';
 import { catalog } from '../../../src/core/services/mf/catalog.js';
+import { recordedGeneratedAt } from '../../../src/core/services/sync-status.js';
 
 /**
  * The store's answers cached per generation (src/core/engine/generation.ts) over real syncs: a cached
@@ -43,8 +44,12 @@ describe.each([
       const after = await counts();
       expect(after.cached).toEqual(after.now);
       expect(after.now).not.toEqual(before.now);
-      const [{ generation }] = await store.engine.all<{ generation: number }>("SELECT generation FROM main.sync_status WHERE dataset = 'mf'");
+      const [{ generation, generated_at }] = await store.engine.all<{ generation: number; generated_at: string }>(
+        "SELECT generation, generated_at FROM main.sync_status WHERE dataset = 'mf'",
+      );
       expect(generation).toBe(g2.generation);
+      // What the store records for the generation is what it wrote into the table.
+      expect(await recordedGeneratedAt(store.engine, 'mf')).toEqual([generated_at]);
     } finally {
       await store.close();
     }

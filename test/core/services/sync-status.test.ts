@@ -1,7 +1,7 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { NodeEngine } from '../../../src/core/engine/node.js';
 import { newGeneration } from '../../../src/core/engine/generation.js';
-import { hasSyncStatus } from '../../../src/core/services/sync-status.js';
+import { hasSyncStatus, recordedGeneratedAt } from '../../../src/core/services/sync-status.js';
 
 describe('hasSyncStatus (real DuckDB-WASM)', async () => {
   const engine = await NodeEngine.open();
@@ -22,6 +22,23 @@ describe('hasSyncStatus (real DuckDB-WASM)', async () => {
     expect(await hasSyncStatus(engine)).toBe(false);
     newGeneration(engine);
     expect(await hasSyncStatus(engine)).toBe(true);
+  });
+
+  it("a generation the store recorded is answered from its record, without reading the table", async () => {
+    await engine.exec('DROP TABLE IF EXISTS main.sync_status');
+    newGeneration(engine, { generatedAt: new Map([['mf', '2026-11-20T18:30:00Z'], ['flags', null]]) });
+    // No table: any statement would say so; the record answers.
+    expect(await hasSyncStatus(engine)).toBe(true);
+    expect(await recordedGeneratedAt(engine, 'mf')).toEqual(['2026-11-20T18:30:00Z']);
+    expect(await recordedGeneratedAt(engine, 'flags')).toEqual([]);
+    expect(await recordedGeneratedAt(engine, 'indicators')).toEqual([]);
+    // A generation with no record (mid-switch, or an engine no store keeps) reads the table.
+    newGeneration(engine);
+    expect(await recordedGeneratedAt(engine, 'mf')).toEqual([]);
+    await engine.exec("CREATE TABLE main.sync_status (dataset VARCHAR, generated_at VARCHAR); INSERT INTO main.sync_status VALUES ('mf', '2026-11-21T18:30:00Z'), ('indicators', NULL)");
+    newGeneration(engine);
+    expect(await recordedGeneratedAt(engine, 'mf')).toEqual(['2026-11-21T18:30:00Z']);
+    expect(await recordedGeneratedAt(engine, 'indicators')).toEqual([]);
   });
 
   it('any other failure is an error, not a "no"', async () => {

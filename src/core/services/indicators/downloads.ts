@@ -6,7 +6,7 @@
  */
 import { gzipSync, strToU8, zipSync } from 'fflate';
 import type { Engine } from '../../engine/engine.js';
-import { hasSyncStatus } from '../sync-status.js';
+import { recordedGeneratedAt } from '../sync-status.js';
 import {
   ServiceError,
   INDICATOR_TABLES,
@@ -38,9 +38,6 @@ SELECT (SELECT count(*) FROM indicators.macro_indicators)::BIGINT AS m,
        (SELECT max(date) FROM indicators.stock_prices)::VARCHAR AS sd,
        (SELECT count(*) FROM indicators.indicator_config)::BIGINT AS c,
        (SELECT max(last_date) FROM indicators.indicator_config)::VARCHAR AS cd`;
-
-export const GENERATED_AT_SQL = `
-SELECT max(generated_at) AS g FROM main.sync_status WHERE dataset = 'indicators'`;
 
 /** Whole-table SELECT in primary-key order; identifiers come only from the contract's INDICATOR_TABLES. */
 function tableSql(table: TableName): string {
@@ -127,7 +124,7 @@ export async function localManifest(engine: Engine): Promise<IndicatorsManifest>
     }
     total += files[`${table}.csv.gz`].row_count;
   }
-  const g = (await hasSyncStatus(engine)) ? (await engine.all<{ g: string | null }>(GENERATED_AT_SQL))[0].g : null;
+  const g = (await recordedGeneratedAt(engine, 'indicators')).reduce<string | null>((a, b) => (a === null || b > a ? b : a), null);
   // Without a sync record (data attached by hand): the newest market day, at midnight UTC.
   const [{ sd }] = await engine.all<{ sd: string | null }>(VERSION_SQL);
   return { generated_at: g ?? (sd ? `${sd}T00:00:00Z` : ''), total_rows: total, files };

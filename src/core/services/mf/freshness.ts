@@ -1,14 +1,7 @@
 import type { Engine } from '../../engine/engine.js';
 import { perGeneration } from '../../engine/generation.js';
-import { hasSyncStatus } from '../sync-status.js';
+import { recordedGeneratedAt } from '../sync-status.js';
 
-/**
- * The store's record of the synced generation (main.sync_status), when the store wrote one: one row
- * per dataset. Read as rows, the latest taken in JS: on a fresh engine a
- * `max()` here was DuckDB-WASM's first aggregate, 49-93 ms against 19-34 ms for the plain read, paid by
- * the server's first NAV request, whose own statements aggregate nothing (docs/performance.md).
- */
-export const GENERATED_AT_SQL = `SELECT generated_at AS g FROM main.sync_status WHERE dataset = 'mf'`;
 /** Without it: midnight UTC after the newest NAV date (a new day of NAVs moves it). */
 export const NEWEST_NAV_SQL = `SELECT max(nav_date) AS d FROM mf.latest`;
 
@@ -23,10 +16,8 @@ export async function dataLastModified(engine: Engine): Promise<Date> {
 }
 
 async function readLastModified(engine: Engine): Promise<Date> {
-  if (await hasSyncStatus(engine)) {
-    const times = (await engine.all<{ g: string | null }>(GENERATED_AT_SQL)).map((r) => Date.parse(r.g ?? '')).filter(Number.isFinite);
-    if (times.length) return new Date(Math.max(...times));
-  }
+  const times = (await recordedGeneratedAt(engine, 'mf')).map((g) => Date.parse(g)).filter(Number.isFinite);
+  if (times.length) return new Date(Math.max(...times));
   const [{ d }] = await engine.all<{ d: string | null }>(NEWEST_NAV_SQL);
   return new Date(d ? Date.parse(`${d}T00:00:00Z`) + 86_400_000 : 0);
 }
