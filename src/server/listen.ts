@@ -40,8 +40,9 @@ export async function listen(deps: Omit<ServerDeps, 'baseUrl'>, opts: ListenOpti
   const shownHost = host.includes(':') ? `[${host}]` : host;
   holder.baseUrl = `http://${shownHost}:${port}`;
   // After listening, never before: readiness does not wait for it; and only between clients' requests.
+  // The start counts as a client's: whoever started the server is likely to ask at once.
   let closing = false;
-  let lastClient = -Infinity;
+  let lastClient = performance.now();
   const seen = () => void (lastClient = performance.now());
   app.server.on('connection', seen).on('request', seen);
   const warming = warmUp(deps.engine, () => closing, () => performance.now() - lastClient >= QUIET_MS);
