@@ -6,7 +6,7 @@ import { LATEST_COLUMNS } from '../../../src/core/contract/mf.js';
 import { MfError, parseNavParams, parseSchemeNavParams, parseSearchParams } from '../../../src/core/contract/mf-params.js';
 import { isValidIsin } from '../../../src/core/contract/isin.js';
 import { browse as browseSchemes, quickSearch } from '../../../src/core/services/mf/search.js';
-import { navBatch, schemeNav } from '../../../src/core/services/mf/nav.js';
+import { navBatch, navRows, schemeNav } from '../../../src/core/services/mf/nav.js';
 import { latestSnapshotCsv } from '../../../src/core/services/mf/snapshot.js';
 import { catalog } from '../../../src/core/services/mf/catalog.js';
 import { TINY_CASES } from '../../../src/gen/mf.js';
@@ -162,6 +162,36 @@ describe('MF services over tiny generated data (DuckDB-WASM)', () => {
       expect(s.data).toHaveLength(n);
       expect(s.data.map((p) => p.date)).toEqual([...s.data.map((p) => p.date)].sort());
       for (const p of s.data.slice(0, 500)) expect(String(p.nav)).toMatch(/^\d+(\.\d{1,3})?$/);
+    });
+
+    it("one scheme's rows come in date order however the table holds them (its statement sorts nothing)", async () => {
+      const other = await NodeEngine.open();
+      try {
+        // Two schemes' rows stored newest first, interleaved: a scan gives them out of date order.
+        await other.exec(
+          "ATTACH ':memory:' AS mf; CREATE TABLE mf.nav (scheme_code INTEGER, date DATE, nav DECIMAL(18,4)); " +
+            "INSERT INTO mf.nav SELECT 100 + i % 2, DATE '2024-01-01' + CAST(i // 2 AS INTEGER), 10 + i / 100 FROM range(400) t(i) ORDER BY i DESC",
+        );
+        const [, scanned] = (await other.columns("SELECT scheme_code, date::VARCHAR FROM mf.nav WHERE scheme_code = 101")) as [number[], string[]];
+        expect(scanned).not.toEqual([...scanned].sort());
+        for (const w of [{}, { since: '2024-02-01' }, { to: '2024-03-31' }, { since: '2024-02-01', to: '2024-03-31' }]) {
+          const [codes, dates, navs] = await navRows(other, [101], { latest: false, ...w });
+          const want = await other.all<{ date: string; nav: number }>(
+            "SELECT date::VARCHAR AS date, nav::DOUBLE AS nav FROM mf.nav WHERE scheme_code = 101 AND date >= coalesce(?::DATE, DATE '0001-01-01') AND date <= coalesce(?::DATE, DATE '9999-12-31') ORDER BY date",
+            [w.since ?? null, w.to ?? null],
+          );
+          expect(want.length).toBeGreaterThan(10);
+          expect(codes.every((c) => c === 101)).toBe(true);
+          expect(dates).toEqual(want.map((r) => r.date));
+          expect(navs).toEqual(want.map((r) => r.nav));
+        }
+        // Several schemes: by code, then date.
+        const [codes, dates] = await navRows(other, [101, 100], { latest: false });
+        expect(codes.slice(0, 200).every((c) => c === 100) && codes.slice(200).every((c) => c === 101)).toBe(true);
+        expect(dates.slice(0, 200)).toEqual([...dates.slice(0, 200)].sort());
+      } finally {
+        await other.close();
+      }
     });
 
     it('each window (since, to, both, latest within one) holds exactly the rows the table has there', async () => {

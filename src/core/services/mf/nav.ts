@@ -36,18 +36,26 @@ export interface NavBatch {
 }
 
 /**
- * One statement for one scheme or fifty. The codes arrive as one bound comma list and are joined in:
- * DuckDB pushes the join's keys (up to 50 values) into the scan of the scheme_code-ordered table at
- * run time, so only the wanted schemes' row groups are read. Measured at full scale (37M rows, CPU):
- * 50 schemes ~52 ms joined against ~68 ms as `IN (?, …)` with a placeholder per code; one scheme ~5
- * against ~4 ms, so one shape serves both (docs/performance.md). Only the date bounds the request
- * gives are written: `date >= coalesce(?::DATE, DATE '0001-01-01')` evaluated on every row of the
- * wanted schemes was half the statement's CPU for one scheme's whole history (7.5k rows: 13 -> 6.5 ms).
+ * The codes arrive as one bound comma list and are joined in: DuckDB pushes the join's keys (up to 50
+ * values) into the scan of the scheme_code-ordered table at run time, so only the wanted schemes' row
+ * groups are read. Measured at full scale (37M rows, CPU): 50 schemes ~52 ms joined against ~68 ms as
+ * `IN (?, …)` with a placeholder per code. One code is a plain equality, and its rows need no sort
+ * (navRows): on a fresh engine the join, the list's unnesting and the sort were code DuckDB-WASM
+ * compiles on its first call, 66-79 against 26-30 ms for the longest scheme (native: 17 ms either
+ * way), and the sort of its 7.5k rows ~3-5 ms of every later call (docs/performance.md). A code is
+ * bound as text and cast in SQL: a JS number reaches DuckDB-WASM as a DOUBLE, and `scheme_code =
+ * <double>` cannot use the column's zone maps. Only the date bounds the request gives are written:
+ * `date >= coalesce(?::DATE, DATE '0001-01-01')` evaluated on every row of the wanted schemes was half
+ * the statement's CPU for one scheme's whole history (7.5k rows: 13 -> 6.5 ms).
  */
-const wantedRows = (since: boolean, to: boolean) => `
-WITH wanted AS (SELECT unnest(string_split(?, ','))::INTEGER AS scheme_code)
-SELECT n.scheme_code, n.date, n.nav
-FROM mf.nav n JOIN wanted w ON n.scheme_code = w.scheme_code${since ? '\nWHERE n.date >= ?::DATE' : ''}${to ? `\n${since ? 'AND' : 'WHERE'} n.date <= ?::DATE` : ''}`;
+const wantedRows = (one: boolean, since: boolean, to: boolean) => {
+  const dates = [...(since ? ['n.date >= ?::DATE'] : []), ...(to ? ['n.date <= ?::DATE'] : [])];
+  const from = one
+    ? `SELECT n.scheme_code, n.date, n.nav FROM mf.nav n WHERE n.scheme_code = ?::INTEGER`
+    : `WITH wanted AS (SELECT unnest(string_split(?, ','))::INTEGER AS scheme_code)\n` +
+      `SELECT n.scheme_code, n.date, n.nav FROM mf.nav n JOIN wanted w ON n.scheme_code = w.scheme_code`;
+  return dates.length ? `${from}\n${one ? 'AND' : 'WHERE'} ${dates.join(' AND ')}` : from;
+};
 
 /**
  * Dates leave as text and NAVs as DOUBLE: DuckDB's DATE → VARCHAR is cheaper than formatting each
@@ -55,16 +63,20 @@ FROM mf.nav n JOIN wanted w ON n.scheme_code = w.scheme_code${since ? '\nWHERE n
  */
 const OUT = (t: string) => `${t}.scheme_code, ${t}.date::VARCHAR AS date, ${t}.nav::DOUBLE AS nav`;
 
-/** The rows in the window, or with `latest` each scheme's last row in it: (scheme_code, date, nav) by code and date. */
+/**
+ * The rows in the window, or with `latest` each scheme's last row in it: (scheme_code, date, nav) by
+ * code and date; one scheme's rows as the table holds them (navRows puts them in date order).
+ */
 export function navStatement(codes: number[], w: NavWindow): { sql: string; params: Param[] } {
-  const rows = wantedRows(Boolean(w.since), Boolean(w.to));
+  const one = codes.length === 1;
+  const rows = wantedRows(one, Boolean(w.since), Boolean(w.to));
   const params: Param[] = [codes.join(','), ...(w.since ? [w.since] : []), ...(w.to ? [w.to] : [])];
-  if (!w.latest) return { sql: `SELECT ${OUT('r')} FROM (${rows}) r\nORDER BY r.scheme_code, r.date`, params };
+  // One scheme's rows are put in date order by navRows; its latest is one row.
+  if (!w.latest) return { sql: `SELECT ${OUT('r')} FROM (${rows}) r${one ? '' : '\nORDER BY r.scheme_code, r.date'}`, params };
   // A grouped arg_max, not a row_number() window: the window sorted every row of every history just to keep one per scheme.
   const sql = `SELECT ${OUT('r')} FROM (
   SELECT scheme_code, max(date) AS date, arg_max(nav, date) AS nav FROM (${rows}) GROUP BY scheme_code
-) r
-ORDER BY r.scheme_code`;
+) r${one ? '' : '\nORDER BY r.scheme_code'}`;
   return { sql, params };
 }
 
@@ -90,7 +102,8 @@ const daysBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00
 export async function navRows(engine: Engine, codes: number[], w: NavWindow, newest?: string): Promise<NavColumns> {
   const run = async (c: number[], win: NavWindow) => {
     const { sql, params } = navStatement(c, win);
-    return (await engine.columns(sql, params)) as NavColumns;
+    const cols = (await engine.columns(sql, params)) as NavColumns;
+    return c.length === 1 && !win.latest ? byDate(cols) : cols;
   };
   const end = w.to ?? newest;
   const from = w.latest && end ? daysBefore(end, LATEST_LOOKBACK_DAYS) : null;
@@ -105,6 +118,20 @@ export async function navRows(engine: Engine, codes: number[], w: NavWindow, new
     [...near[1], ...far[1]],
     [...near[2], ...far[2]],
   ];
+}
+
+/**
+ * One scheme's rows in date order. Its statement sorts nothing (wantedRows): DuckDB's scan of the table,
+ * written by code and date, and of the view over it keeps that order here, but SQL promises none, so it
+ * is checked, and the rows sorted when it does not hold.
+ */
+function byDate(cols: NavColumns): NavColumns {
+  const [code, date, nav] = cols;
+  let ordered = true;
+  for (let i = 1; i < date.length && ordered; i++) ordered = date[i - 1] < date[i];
+  if (ordered) return cols;
+  const order = date.map((_, i) => i).sort((a, b) => (date[a] < date[b] ? -1 : date[a] > date[b] ? 1 : 0));
+  return [order.map((i) => code[i]), order.map((i) => date[i]), order.map((i) => nav[i])];
 }
 
 /** GET /nav with one id in `scheme`: that scheme's series; an id that names no scheme is a 404. */
