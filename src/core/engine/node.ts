@@ -53,7 +53,7 @@ setFlagsFromString('--wasm-inlining');
  * tier-ups they set off took the first requests' time: the local server's first NAV request over HTTP
  * took ~215 ms and its second ~65-85 ms at full scale, against ~100-135 ms and ~20 ms with ten times the
  * budget; the steady calls (NAV, latest-as-of, search, compare) are as fast as before, since hot loops
- * still pass the larger budget at once (docs/performance.md, "The first request and V8's tier-up").
+ * still pass the larger budget at once (docs/performance.md, "The first request: V8's tier-up, …").
  * `--liftoff-only` was as quick at first but left compare's 81 metrics ~55 % slower for good.
  */
 setFlagsFromString('--wasm-tiering-budget=18000000');
