@@ -10,8 +10,6 @@ import type { Engine } from './engine.js';
  * Keys name what is cached (`mf:last-modified`), never user input, so the cache's size is bounded by
  * the call sites that use it.
  */
-const generations = new WeakMap<Engine, Map<string, Promise<unknown>>>();
-
 /**
  * What the store itself wrote into the generation's `main.sync_status`, known without a statement:
  * each synced dataset's publish time (`generated_at`, as the manifest gave it). On a fresh engine the
@@ -22,26 +20,25 @@ export interface GenerationRecord {
   generatedAt: ReadonlyMap<string, string | null>;
 }
 
-const records = new WeakMap<Engine, GenerationRecord>();
+/** Per engine: the generation's answers, and what the store wrote for it (null mid-switch). */
+const generations = new WeakMap<Engine, { answers: Map<string, Promise<unknown>>; record: GenerationRecord | null }>();
 
 /**
  * The engine's data just changed (or is about to be served): drop every answer cached for it. `record`:
  * what the store wrote for the new generation; none while it switches.
  */
 export function newGeneration(engine: Engine, record?: GenerationRecord): void {
-  generations.set(engine, new Map());
-  if (record) records.set(engine, record);
-  else records.delete(engine);
+  generations.set(engine, { answers: new Map(), record: record ?? null });
 }
 
 /** What the store wrote for the generation the engine answers from; null for an engine no store keeps, or mid-switch. */
 export function generationRecord(engine: Engine): GenerationRecord | null {
-  return records.get(engine) ?? null;
+  return generations.get(engine)?.record ?? null;
 }
 
 /** `compute()` once per generation of `engine`'s data; a failure is not kept. */
 export function perGeneration<T>(engine: Engine, key: string, compute: () => Promise<T>): Promise<T> {
-  const cache = generations.get(engine);
+  const cache = generations.get(engine)?.answers;
   if (!cache) return compute();
   let answer = cache.get(key) as Promise<T> | undefined;
   if (!answer) {

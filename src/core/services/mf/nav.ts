@@ -65,19 +65,19 @@ const OUT = (t: string) => `${t}.scheme_code, ${t}.date::VARCHAR AS date, ${t}.n
 
 /**
  * The rows in the window, or with `latest` each scheme's last row in it: (scheme_code, date, nav) by
- * code and date; one scheme's rows as the table holds them (navRows puts them in date order).
+ * code and date when `ordered`; else (one scheme) as the table holds them, put in date order by navRows.
  */
-export function navStatement(codes: number[], w: NavWindow): { sql: string; params: Param[] } {
+export function navStatement(codes: number[], w: NavWindow): { sql: string; params: Param[]; ordered: boolean } {
   const one = codes.length === 1;
   const rows = wantedRows(one, Boolean(w.since), Boolean(w.to));
   const params: Param[] = [codes.join(','), ...(w.since ? [w.since] : []), ...(w.to ? [w.to] : [])];
   // One scheme's rows are put in date order by navRows; its latest is one row.
-  if (!w.latest) return { sql: `SELECT ${OUT('r')} FROM (${rows}) r${one ? '' : '\nORDER BY r.scheme_code, r.date'}`, params };
+  if (!w.latest) return { sql: `SELECT ${OUT('r')} FROM (${rows}) r${one ? '' : '\nORDER BY r.scheme_code, r.date'}`, params, ordered: !one };
   // A grouped arg_max, not a row_number() window: the window sorted every row of every history just to keep one per scheme.
   const sql = `SELECT ${OUT('r')} FROM (
   SELECT scheme_code, max(date) AS date, arg_max(nav, date) AS nav FROM (${rows}) GROUP BY scheme_code
 ) r${one ? '' : '\nORDER BY r.scheme_code'}`;
-  return { sql, params };
+  return { sql, params, ordered: !one };
 }
 
 /** NAV rows as columns: scheme codes, dates (YYYY-MM-DD), values. */
@@ -101,9 +101,9 @@ const daysBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00
  */
 export async function navRows(engine: Engine, codes: number[], w: NavWindow, newest?: string): Promise<NavColumns> {
   const run = async (c: number[], win: NavWindow) => {
-    const { sql, params } = navStatement(c, win);
+    const { sql, params, ordered } = navStatement(c, win);
     const cols = (await engine.columns(sql, params)) as NavColumns;
-    return c.length === 1 && !win.latest ? byDate(cols) : cols;
+    return ordered ? cols : byDate(cols);
   };
   const end = w.to ?? newest;
   const from = w.latest && end ? daysBefore(end, LATEST_LOOKBACK_DAYS) : null;
