@@ -38,9 +38,9 @@ describe('the server warm-up (real DuckDB-WASM, tiny MF store synced from the pu
     await tick(QUIET_MS * 2);
     expect(ran).toEqual([]);
     quiet = true;
-    for (let i = 0; i < 200 && !ran.some((s) => s.includes('WITH wanted')); i++) await tick(10);
+    for (let i = 0; i < 200 && !ran.some((s) => s.includes('FROM mf.nav')); i++) await tick(10);
     expect(ran.some((s) => s.includes('FROM mf.latest'))).toBe(true);
-    expect(ran.some((s) => s.includes('WITH wanted'))).toBe(true);
+    expect(ran.some((s) => s.includes('FROM mf.nav'))).toBe(true);
     stop = true;
     await warming;
     const after = ran.length;
