@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { AlmanacError } from '../core/contract/almanac.js';
 import type { ServerDeps } from './deps.js';
+import { jsonBody } from './json-body.js';
 import { mountMcp } from './mcp.js';
 import { mountRest, sendError, serviceOf } from './rest.js';
 import type { Service } from './service.js';
@@ -93,6 +94,8 @@ export async function buildServer(deps: ServerDeps, opts: BuildOptions = {}): Pr
     }
   });
 
+  // Fastify sends a Buffer as it is: JSON replies leave as bytes built in small pieces (json-body.ts).
+  app.setReplySerializer((payload) => jsonBody(payload) as unknown as string);
   // Before the routes: it collects their schemas into /openapi.json as they register.
   await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'Almanac local API', version: '3.1.0' } } });
   await mountRest(app, deps, services, own);
