@@ -1,7 +1,8 @@
 /**
  * One measured job in its own process, so its peak RSS is its own: `sync` (Almanac: download + ingest
- * through the real sync engine), `native-load` (native DuckDB loading the same parquet) or
- * `native-queries` (native DuckDB asking what the Chromium memory case asks, over a Node store).
+ * through the real sync engine), `native-load` (native DuckDB loading the same parquet),
+ * `native-queries` (native DuckDB asking what the Chromium memory case asks, over a Node store) or
+ * `native-first` (native DuckDB's first NAV call in a fresh process).
  * Prints one JSON line: { ms, cpuMs, maxRssMb, ... } (cpuMs: the process's user + system CPU time, which
  * the shared machine's load does not inflate as it does the wall time).
  */
@@ -11,7 +12,7 @@ import { nodeHost } from '../src/core/database/node.js';
 import { SERVICE_DEFS, SERVICES, contractOf, type Service } from '../src/core/sync/datasets.js';
 import { projection } from '../src/core/sync/ingest.js';
 import { parseNavParams, parseSearchParams } from '../src/core/contract/mf-params.js';
-import { schemeNav } from '../src/core/services/mf/nav.js';
+import { navRows, schemeNav } from '../src/core/services/mf/nav.js';
 import { browse } from '../src/core/services/mf/search.js';
 import { NativeEngine } from './native-engine.js';
 import { NodeHost, openStore } from '../src/core/database/node.js';
@@ -66,6 +67,17 @@ if (job === 'sync') {
   for (const q of plan.sql) await step(q.label, () => native.materialize(q.sql));
   await native.close();
   extra = { steps };
+} else if (job === 'native-first') {
+  // Native DuckDB's first call in a process of its own, as the server's is (bench/http.ts): `a` a copy
+  // of the store, `b` the scheme. Opening and attaching are not timed; the call is the NAV service's
+  // data statement, every row to JS.
+  const opened = performance.now();
+  const native = await NativeEngine.over(a);
+  const open = performance.now() - opened;
+  const t1 = performance.now();
+  await navRows(native, [Number(b)], { latest: false });
+  extra = { first: performance.now() - t1, open };
+  await native.close();
 } else if (job === 'mf-queries') {
   // The MF query cases over two stores (`a`: refreshed, `b`: synced fresh), `c` timed calls each, CPU
   // medians per case. One engine in one process serves both, attaching one store's databases at a time

@@ -338,7 +338,7 @@ async function main() {
     await syncAndQuery();
   }
   // The few-call regime: the server in a process of its own, so after the in-process query cases.
-  if (wants('http')) results.push(...(await httpCases(givenStore ?? storeDir, root, wants)));
+  if (wants('http')) results.push(...(await httpCases(givenStore ?? storeDir, root, wants, child)));
   if (wants('compare')) results.push(...(await benchCompare(repeats)));
   if (!givenStore) {
     // The app's cases last: the browser's processes would otherwise share the CPU with the timed Node cases.
