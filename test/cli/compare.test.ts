@@ -7,7 +7,7 @@ import { REFERENCE_DIR, referenceCase } from '../core/compare/reference.js';
 
 const run = promisify(execFile);
 const cli = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env: { ...process.env, HOME: tmpdir() }, timeout: 240_000 });
+  run(process.execPath, ['scripts/cli.mjs', ...args], { env: { ...process.env, HOME: tmpdir() }, timeout: 240_000 });
 
 describe('cli compare --prices', () => {
   it("computes through WTI's -36.98 close: quantstats' rounded figures for real-01", { timeout: 300_000 }, async () => {

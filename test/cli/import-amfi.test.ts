@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const cli = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env: { ...process.env, HOME: tmpdir() }, timeout: 240_000 });
+  run(process.execPath, ['scripts/cli.mjs', ...args], { env: { ...process.env, HOME: tmpdir() }, timeout: 240_000 });
 
 describe('cli import-amfi', () => {
   it('imports the two real AMFI files with the counts SOURCES.md states, idempotently', { timeout: 300_000 }, async () => {

@@ -7,7 +7,7 @@ const run = promisify(execFile);
 /** The CLI as a user runs it: a separate process (so every call is a restart), its exit code and output. */
 export async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['scripts/cli.mjs', ...args], {
       cwd: path.resolve(__dirname, '../..'),
       maxBuffer: 64 << 20,
     });

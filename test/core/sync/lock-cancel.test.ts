@@ -74,7 +74,7 @@ describe('two CLI syncs at once on one store directory', { timeout: 600_000 }, (
   afterAll(() => b?.close());
 
   function cli(...args: string[]) {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['scripts/cli.mjs', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     proc.stderr!.on('data', (c) => (stderr += c));
     const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
