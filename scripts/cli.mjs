@@ -17,7 +17,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = path.join(root, 'src');
-const bundle = path.join(root, 'node_modules', '.cache', 'almanac-cli', 'main.mjs');
+/** Where the bundle is kept: node_modules' cache, or ALMANAC_CLI_CACHE (a test keeps its own there). */
+const bundle = path.join(process.env.ALMANAC_CLI_CACHE ?? path.join(root, 'node_modules', '.cache', 'almanac-cli'), 'main.mjs');
 
 /** The latest change under `dir`: files and directories (a deleted file changes its directory). */
 async function newest(dir) {
