@@ -1,14 +1,14 @@
 /**
  * `npm run cli`: the command line from one bundled file, rebuilt when a source changed.
  *
- * Run through tsx, every start transformed and resolved each of the CLI's ~200 modules through tsx's
- * loader hooks, and the garbage of it was still being collected while the first requests came in: the
- * local server answered ~0.7 s later and its first NAV request took ~30 ms longer than from this bundle
- * (docs/performance.md, "The reply's bytes, and the CLI from one file"). Packages stay outside the
- * bundle and load as usual; only src/ is bundled (esbuild, ~0.3 s, only when a file under src/ or the
- * lockfile is newer than the bundle). Each module's `import.meta.url`, `dirname` and `filename` keep
- * naming its source file, so paths resolved from them (package files, workers, shared data) are the
- * ones the sources resolve.
+ * Run through tsx, every start transformed and resolved the CLI's ~120 source modules, and resolved
+ * every package they import, through tsx's loader hooks, and that garbage was still being collected
+ * when the first requests came in: the local server answered ~0.7 s later and its first NAV request
+ * took ~30 ms longer than from this bundle (docs/performance.md, "The reply's bytes, and the CLI from
+ * one file"). Packages stay outside the bundle and load as usual; only src/ is bundled (esbuild,
+ * ~0.3 s, only when a file under src/ or the lockfile is newer than the bundle). Each module's
+ * `import.meta.url`, `dirname` and `filename` keep naming its source file, so paths resolved from them
+ * (package files, workers, shared data) are the ones the sources resolve.
  */
 import { build } from 'esbuild';
 import { readFile, readdir, rename, stat } from 'node:fs/promises';
