@@ -139,7 +139,7 @@ export async function httpCases(storeDir: string, scratch: string, wants: (name:
       } finally {
         await native.close();
       }
-      own.push(((await child('native-first', copy, String(longest))) as unknown as { first: number }).first);
+      own.push(((await child('native-first', copy, String(longest))) as { first: number }).first);
     }
     const [a, n, o] = [stats(ours), stats(theirs), stats(own)];
     results.push({

@@ -3,6 +3,7 @@ const SLICE = 256;
 /** Text gathered before it is encoded into its own Buffer. */
 const PIECE_CHARS = 16_384;
 
+/** An object JSON.stringify writes key by key: no arrays, class instances or toJSON. */
 const plain = (v: object) => {
   const proto = Object.getPrototypeOf(v);
   return (proto === Object.prototype || proto === null) && typeof (v as { toJSON?: unknown }).toJSON !== 'function';
@@ -42,7 +43,7 @@ export function jsonBody(value: unknown): Buffer {
       }
       put(']');
       open.delete(v);
-    } else if (v !== null && typeof v === 'object' && !Array.isArray(v) && plain(v)) {
+    } else if (v !== null && typeof v === 'object' && plain(v)) {
       enter(v);
       put('{');
       let first = true;

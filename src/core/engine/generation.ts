@@ -1,16 +1,6 @@
 import type { Engine } from './engine.js';
 
 /**
- * Answers that stay exact for as long as the data generation stands. The local data changes only when
- * the store switches generations or rewrites its sync metadata (Store.refresh), which calls
- * newGeneration: from then on every cached answer of the engine is gone, and one still being computed
- * lands in the old generation's map, never in the new one. An engine no store registered (a test's, a
- * tool's, a build's) is never cached: nothing would tell it that its data changed.
- *
- * Keys name what is cached (`mf:last-modified`), never user input, so the cache's size is bounded by
- * the call sites that use it.
- */
-/**
  * What the store itself wrote into the generation's `main.sync_status`, known without a statement:
  * each synced dataset's publish time (`generated_at`, as the manifest gave it). On a fresh engine the
  * statements that read it back were ~30-40 ms of the local server's first NAV request (its
@@ -20,7 +10,17 @@ export interface GenerationRecord {
   generatedAt: ReadonlyMap<string, string | null>;
 }
 
-/** Per engine: the generation's answers, and what the store wrote for it (null mid-switch). */
+/**
+ * Answers that stay exact for as long as the data generation stands. The local data changes only when
+ * the store switches generations or rewrites its sync metadata (Store.refresh), which calls
+ * newGeneration: from then on every cached answer of the engine is gone, and one still being computed
+ * lands in the old generation's map, never in the new one. An engine no store registered (a test's, a
+ * tool's, a build's) is never cached: nothing would tell it that its data changed.
+ *
+ * Keys name what is cached (`mf:last-modified`), never user input, so the cache's size is bounded by
+ * the call sites that use it. Per engine: the generation's answers, and what the store wrote for it
+ * (null mid-switch).
+ */
 const generations = new WeakMap<Engine, { answers: Map<string, Promise<unknown>>; record: GenerationRecord | null }>();
 
 /**
