@@ -51,6 +51,8 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
     for (const svc of ['indicators', 'mf', 'flags']) {
       await expect.poll(() => page.getByTestId(`state-${svc}`).textContent()).toBe('current');
     }
+    // The Storage card counts the synced files in OPFS (originUsage), megabytes of them here.
+    await expect.poll(() => page.getByTestId('store-bytes').textContent()).toMatch(/^\d+(\.\d+)? MB$/);
   }, 240_000);
 
   it('indicators: pick two, notes shown above the chart, chart and table', async () => {

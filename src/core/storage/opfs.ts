@@ -70,7 +70,20 @@ export class OpfsStorage implements Storage {
     await (h as FileSystemFileHandle & { move(name: string): Promise<void> }).move(storeName(to));
   }
 
+  /**
+   * Empties the file through a sync access handle before removing it. Chromium 156 records no usage
+   * for bytes written through a sync access handle, which is how downloads and DuckDB's databases are
+   * written, yet subtracts a removed file's whole size (a writable stream's swap too): its recorded
+   * usage for the origin goes negative, and after a restart `navigator.storage.estimate()` reports it
+   * wrapped to ~4 GiB (docs/storage.md, "Chromium's usage figure"), an origin the browser would evict
+   * first. A file emptied this way is subtracted as 0 bytes. A small text file written by
+   * writeTextAtomic (counted) then stays counted at its size: a few hundred bytes, the right side to
+   * err on. A held file fails here with NoModificationAllowedError, as its removal would.
+   */
   async remove(name: string): Promise<void> {
+    const h = await this.handle(name);
+    if (!h) return;
+    await emptyFile(h);
     try {
       await (await this.root).removeEntry(storeName(name));
     } catch (e) {
@@ -78,15 +91,78 @@ export class OpfsStorage implements Storage {
     }
   }
 
-  /** The origin's quota left (the browser's estimate: it may round, and counts every store of the origin). */
+  /** The origin's quota left: originUsage's quota less its usage. */
   async available(): Promise<number | null> {
-    const { quota, usage } = await navigator.storage.estimate();
-    return quota === undefined || usage === undefined ? null : Math.max(0, quota - usage);
+    const u = await originUsage();
+    return u && Math.max(0, u.quota - u.usage);
   }
 
   async list(): Promise<string[]> {
     const out: string[] = [];
     for await (const key of (await this.root) as unknown as AsyncIterable<[string, FileSystemHandle]>) out.push(key[0]);
     return out;
+  }
+}
+
+/**
+ * Truncates `h` to 0 bytes through a sync access handle: here in a dedicated worker (syncs, deletes),
+ * from a page through a worker of its own for the one file (the page removes only its user database).
+ */
+async function emptyFile(h: FileSystemFileHandle): Promise<void> {
+  if (typeof h.createSyncAccessHandle === 'function') {
+    const access = await h.createSyncAccessHandle();
+    try {
+      access.truncate(0);
+    } finally {
+      access.close();
+    }
+    return;
+  }
+  const worker = new Worker(new URL('./opfs-empty.worker.ts', import.meta.url), { type: 'module' });
+  try {
+    const answer = await new Promise<{ ok: boolean; name?: string; message?: string }>((resolve, reject) => {
+      worker.onmessage = (ev) => resolve(ev.data);
+      worker.onerror = (ev) => reject(new Error(`emptying ${h.name} before its removal failed: ${ev.message}`));
+      worker.postMessage(h.name);
+    });
+    if (!answer.ok) throw new DOMException(answer.message ?? '', answer.name);
+  } finally {
+    worker.terminate();
+  }
+}
+
+/** Bytes the origin uses and may use, as originUsage counts them. */
+export interface OriginUsage {
+  usage: number;
+  quota: number;
+  /** Of `usage`, the files in the origin's private file system: Almanac's store. */
+  files: number;
+}
+
+/**
+ * The browser's estimate, with its file-system part replaced by the sizes of the files in OPFS when
+ * the browser itemises it (Chromium's `usageDetails`): Chromium's own figure for OPFS leaves out bytes
+ * written through sync access handles and can go negative (see OpfsStorage.remove), while the files'
+ * sizes are exact. Elsewhere the estimate stands as given. Null when the browser gives no estimate.
+ */
+export async function originUsage(): Promise<OriginUsage | null> {
+  const est = (await navigator.storage?.estimate?.()) as (StorageEstimate & { usageDetails?: Record<string, number> }) | undefined;
+  if (est?.quota === undefined || est.usage === undefined) return null;
+  const files = await opfsBytes();
+  const reported = est.usageDetails?.fileSystem;
+  if (reported === undefined || files === null) return { usage: est.usage, quota: est.quota, files: files ?? 0 };
+  return { usage: Math.max(0, est.usage - reported) + files, quota: est.quota, files };
+}
+
+/** The summed sizes of the files in the OPFS root (the store is flat), or null if one cannot be read. */
+async function opfsBytes(): Promise<number | null> {
+  try {
+    let total = 0;
+    for await (const [, h] of (await navigator.storage.getDirectory()) as unknown as AsyncIterable<[string, FileSystemHandle]>) {
+      if (h.kind === 'file') total += (await (h as FileSystemFileHandle).getFile()).size;
+    }
+    return total;
+  } catch {
+    return null;
   }
 }

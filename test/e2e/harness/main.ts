@@ -10,6 +10,7 @@ import type { FormatChoice, Service } from '../../../src/core/sync/datasets.js';
 import { BrowserEngine } from '../../../src/core/engine/browser.js';
 import { browserStoreParts, idbState } from '../../../src/core/database/browser.js';
 import { setChoice } from '../../../src/core/sync/metadata.js';
+import { originUsage } from '../../../src/core/storage/opfs.js';
 
 const backend = new BrowserBackend();
 const events: SyncEvent[] = [];
@@ -87,6 +88,10 @@ const harness = {
     for await (const [name] of (await navigator.storage.getDirectory()) as unknown as AsyncIterable<[string, unknown]>) out.push(name);
     return out.sort();
   },
+  /** Prices into the user's tables: the page saves a new user database and removes the previous one. */
+  importPrices: (csv: string) => backend.importPrices(csv),
+  /** The browser's estimate as given (Chromium itemises it) and as the app counts it. */
+  usage: async () => ({ estimate: (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: Record<string, number> }, counted: await originUsage() }),
 };
 
 (window as unknown as { harness: typeof harness }).harness = harness;

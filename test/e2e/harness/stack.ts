@@ -17,6 +17,7 @@ import type { StoreState } from '../../../src/core/sync/metadata.js';
 import type { FormatChoice, Service } from '../../../src/core/sync/datasets.js';
 import type { SyncStep } from '../../../src/core/sync/hooks.js';
 import type { SyncOutcome } from '../../../src/ui/lib/backend-api.js';
+import type { OriginUsage } from '../../../src/core/storage/opfs.js';
 import { NO_LIMITS } from '../../core/sync/fixture.js';
 import { publishTiny } from '../../helpers/tiny-data.js';
 import type { checksums } from '../../reliability/store-check.js';
@@ -35,6 +36,8 @@ export interface Harness {
   checksums(service: Service): Promise<Sums>;
   closeStore(): void;
   opfs(): Promise<string[]>;
+  importPrices(csv: string): Promise<number>;
+  usage(): Promise<{ estimate: StorageEstimate & { usageDetails?: Record<string, number> }; counted: OriginUsage | null }>;
   rebuiltAttach(name: string): Promise<{ small: number; big: number }[] | { error: string }>;
 }
 declare global {
