@@ -116,6 +116,9 @@ describe('MF history refresh', { timeout: 900_000 }, () => {
     expect(st.history!.base).not.toBeNull();
     // Monday's delta (snapshot and endpoint) and Tuesday's, over the base of the first sync.
     expect(st.history!.deltas).toHaveLength(2);
+    // The local copy's size counts the base's database, which holds most of the rows, with this generation's.
+    const sizeOf = (f: string) => fs.statSync(path.join(storeDir, f)).size;
+    expect(st.bytes).toBe(sizeOf(st.database) + sizeOf(st.history!.base!));
     expect(s.history?.mf?.appended?.length).toBe(st.history!.deltas[1].rows);
     expect(await difference(storeDir, await freshStore())).toBe(0);
     // The app's own store attaches the base and answers mf.nav through the view.
