@@ -51,6 +51,9 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
     for (const svc of ['indicators', 'mf', 'flags']) {
       await expect.poll(() => page.getByTestId(`state-${svc}`).textContent()).toBe('current');
     }
+    // The MF history came whole (nothing to refresh from): the panel says why, and how much moved.
+    const history = (await page.locator('section[aria-label="Sync progress"] li').allTextContents()).find((t) => t.includes('mf / mf_nav_master.parquet'));
+    expect(history).toMatch(/downloaded whole: no earlier full download to refresh from · [\d.]+ (KB|MB) · [\d,]+ rows/);
     // The Storage card counts the synced files in OPFS (originUsage), megabytes of them here.
     await expect.poll(() => page.getByTestId('store-bytes').textContent()).toMatch(/^\d+(\.\d+)? MB$/);
   }, 240_000);
@@ -181,6 +184,23 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
     // The state line is re-read from the store after the button comes back: poll, as https.test does.
     await expect.poll(() => page.getByTestId('state-flags').textContent()).toBe('current');
     await screenshot(page, 'data-new-generation');
+  }, 180_000);
+
+  it("a Monday's publish refreshes the MF history: the panel says what moved, the NAV endpoint's bytes on its own line", async () => {
+    const { page } = stack.s;
+    // Generation 1 is as of a Friday, so the next business day is a Monday: liquid funds' weekend NAVs
+    // come through the NAV endpoint, the rest from the latest snapshot.
+    await publishTiny(dataDir, ['mf'], { publishes: [{ step: 'day' }] });
+    // Already on the Data view: its Refresh asks the manifests again.
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await page.getByTestId('state-mf').filter({ hasText: 'update available' }).waitFor({ timeout: 30_000 });
+    await syncButton(page).click();
+    await syncButton(page).waitFor({ timeout: 120_000 });
+    const texts = await page.locator('section[aria-label="Sync progress"] li').allTextContents();
+    expect(texts.find((t) => t.includes('mf / mf_nav_master.parquet'))).toMatch(/appended 3 days \([\d,]+ rows\) from the latest snapshot and the NAV endpoint, [\d.]+ (KB|MB)/);
+    // Its answers' bytes, not the 0 B of an entry that had no download events.
+    expect(texts.find((t) => t.includes('mf / nav endpoint'))).toMatch(/downloaded [1-9][\d.]* (B|KB)/);
+    await screenshot(page, 'data-monday-refresh');
   }, 180_000);
 
   it("the page's CSP refused nothing along the way: the loader's imports, workers, wasm, service worker", () => {

@@ -23,6 +23,8 @@ export interface FileProgress {
   resumed: boolean;
   /** The MF history: how it was refreshed, in words ("appended 1 day from the latest snapshot, 0.9 MB"). */
   detail: string | null;
+  /** The MF history: the refresh path (a whole download's words carry no size; the panel adds it). */
+  refresh: 'append' | 'ranges' | 'full' | null;
 }
 
 /** A wait before a dataset's manifest (rate limit, 429, backoff), counted down by the panel. */
@@ -65,7 +67,7 @@ function entry(service: Service, file: string): FileProgress {
   const key = `${service}/${file}`;
   return (run.files[key] ??= {
     service, file, bytes: 0, total: 0, rate: 0, eta: null, status: 'waiting',
-    waitUntil: null, waitReason: null, error: null, rows: null, loading: null, fetched: null, resumed: false, detail: null,
+    waitUntil: null, waitReason: null, error: null, rows: null, loading: null, fetched: null, resumed: false, detail: null, refresh: null,
   });
 }
 
@@ -101,10 +103,15 @@ export function onSyncEvent(e: SyncEvent): void {
       const f = entry(e.service, e.file);
       f.waitUntil = null;
       f.detail = e.detail ?? null;
+      f.refresh = e.refresh ?? null;
       if (e.detail) run.log.push(`${e.service}: ${e.file} ${e.detail}`);
       if (e.status === 'failed') Object.assign(f, { status: 'failed', error: e.error ?? 'failed' });
       else if (e.status === 'not_modified') Object.assign(f, { status: 'not_modified', bytes: f.total });
-      else Object.assign(f, { status: 'done', bytes: Math.max(f.bytes, f.total), fetched: e.body_bytes, resumed: e.status === 'resumed' });
+      else {
+        // An entry with no download of its own before this (the NAV endpoint's answers) is what they carried.
+        const total = f.total || e.body_bytes;
+        Object.assign(f, { status: 'done', total, bytes: Math.max(f.bytes, total), fetched: e.body_bytes, resumed: e.status === 'resumed' });
+      }
       break;
     }
     case 'ingest-progress': {

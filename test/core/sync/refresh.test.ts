@@ -93,7 +93,7 @@ describe('MF history refresh', { timeout: 900_000 }, () => {
     expect(s.errors).toEqual([]);
     const nav = history(s);
     expect(nav).toMatchObject({ status: 'patched', refresh: 'append' });
-    expect(nav.detail).toMatch(/^appended 3 days \(\d+ rows\) from the latest snapshot and the NAV endpoint, \d+\.\d MB$/);
+    expect(nav.detail).toMatch(/^appended 3 days \(\d+ rows\) from the latest snapshot and the NAV endpoint, \d+\.\d (KB|MB)$/);
     const endpoint = s.files.find((f) => f.name === 'nav endpoint')!;
     expect(endpoint.body_bytes).toBeGreaterThan(0);
     expect(await difference(storeDir, await freshStore())).toBe(0);
@@ -105,7 +105,7 @@ describe('MF history refresh', { timeout: 900_000 }, () => {
     expect(s.errors).toEqual([]);
     const nav = history(s);
     expect(nav).toMatchObject({ status: 'patched', refresh: 'append' });
-    expect(nav.detail).toMatch(/^appended 1 day \(\d+ rows\) from the latest snapshot, \d+\.\d MB$/);
+    expect(nav.detail).toMatch(/^appended 1 day \(\d+ rows\) from the latest snapshot, \d+\.\d (KB|MB)$/);
     const snapshot = s.files.find((f) => f.name === 'mf_nav_master_latest.parquet')!;
     expect(snapshot.status).toBe('downloaded');
     // What moved for the history: its footer, read by range; far below the file.

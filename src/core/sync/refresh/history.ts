@@ -1,5 +1,6 @@
 import type { PlannedFile } from '../datasets.js';
 import { downloadPath } from '../../contract/files.js';
+import { sizeHuman } from '../../contract/indicators.js';
 import type { Storage } from '../../storage/storage.js';
 import { fetchFile } from '../fetch-file.js';
 import { runHook } from '../hooks.js';
@@ -172,12 +173,12 @@ async function refreshHistory(d: DatasetRun, file: PlannedFile, snap: PlannedFil
   return patched(d, file, { etag: tail.etag, footer: footerStore, snapshot: now.store, fresh, refresh: 'append', detail, changed: true });
 }
 
-/** "appended 1 day from the latest snapshot, 0.9 MB" */
+/** "appended 1 day (13,852 rows) from the latest snapshot, 1.1 MB"; a tiny publish in KB, not "0.0 MB". */
 function appendedWords(d: DatasetRun, snapName: string, fresh: FreshRows, footerBytes: number): string {
   const days = new Set([...fresh.appended, ...fresh.gaps].map((r) => r.date)).size;
   const moved = d.summary.files.filter((f) => f.service === d.service && (f.name === snapName || f.name === NAV_ENDPOINT)).reduce((n, f) => n + f.body_bytes, footerBytes);
   const from = fresh.gaps.length ? 'from the latest snapshot and the NAV endpoint' : 'from the latest snapshot';
-  return `appended ${days} day${days === 1 ? '' : 's'} (${fresh.appended.length + fresh.gaps.length} rows) ${from}, ${(moved / 1e6).toFixed(1)} MB`;
+  return `appended ${days} day${days === 1 ? '' : 's'} (${fresh.appended.length + fresh.gaps.length} rows) ${from}, ${sizeHuman(moved)}`;
 }
 
 interface PatchedAs {
