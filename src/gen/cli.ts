@@ -1,5 +1,5 @@
 /**
- * `npm run gen -- --scale tiny|demo|full --out DIR [--generation N] [--seed S] [--only indicators,mf,flags]
+ * `npm run gen -- --scale tiny|demo|full --out DIR [--generation N|next] [--seed S] [--only indicators,mf,flags]
  *   [--drift KIND] [--step week|day|none] [--revise N] [--rebuild]`
  * Each service's generator is imported on demand, so a missing one fails with its name. How a
  * generation steps on from the one already in OUT is src/gen/timeline.ts; docs/publisher.md has it.
@@ -7,13 +7,15 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SCALES, STEPS, type Drift, type GenOptions, type Scale, type Step } from './options.js';
+import { readGenState } from './timeline.js';
 
 const SERVICES = ['indicators', 'mf', 'flags'] as const;
 type Service = (typeof SERVICES)[number];
 const DRIFTS: readonly Drift[] = ['rename', 'insert', 'retype', 'drop', 'silent'];
 const USAGE = [
-  'usage: npm run gen -- --scale tiny|demo|full --out DIR [--generation N] [--seed S] [--only indicators,mf,flags]',
+  'usage: npm run gen -- --scale tiny|demo|full --out DIR [--generation N|next] [--seed S] [--only indicators,mf,flags]',
   '         [--drift rename|insert|retype|drop|silent] [--step week|day|none] [--revise N] [--rebuild]',
+  '  --generation  which generation to publish (default 1); next: the one after what OUT/<service> holds',
   '  --step     how far generation N moves on from generation N-1 in OUT: a week (default), the next',
   '             business day (weekend and holiday NAVs of liquid and overnight funds arrive with it), or none',
   '  --revise   MF: also correct N past NAVs (same rows, new values)',
@@ -61,7 +63,8 @@ async function main(): Promise<void> {
   const step = values.step as Step;
   if (!STEPS.includes(step)) throw new Error(`--step must be one of ${STEPS.join(', ')}\n${USAGE}`);
   const revise = positiveInt(values.revise, 'revise', 0);
-  const generation = positiveInt(values.generation, 'generation', 1);
+  const next = values.generation === 'next';
+  const given = next ? 0 : positiveInt(values.generation, 'generation', 1);
   const seed = positiveInt(values.seed, 'seed', 0);
   const out = path.resolve(values.out);
 
@@ -72,9 +75,12 @@ async function main(): Promise<void> {
     } catch (e) {
       throw new Error(`the ${service} generator (src/gen/${service}.ts) could not be loaded: ${e instanceof Error ? e.message : e}`);
     }
+    const dir = path.join(out, service);
+    // `next`: the publish after the one this directory holds (a daily user's "publish tomorrow").
+    const generation = next ? ((await readGenState(dir))?.generation ?? 0) + 1 : given;
     const started = performance.now();
-    await generate({ scale, dir: path.join(out, service), generation, seed, drift, step, revise, rebuild: values.rebuild });
-    console.log(`${service}: ${((performance.now() - started) / 1000).toFixed(1)} s → ${path.join(out, service)}`);
+    await generate({ scale, dir, generation, seed, drift, step, revise, rebuild: values.rebuild });
+    console.log(`${service}: generation ${generation}, ${((performance.now() - started) / 1000).toFixed(1)} s → ${dir}`);
   }
 }
 
