@@ -39,6 +39,18 @@ export function formatDuration(seconds: number): string {
   return m < 60 ? `${m} min ${s} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
+/** A fraction as a percentage; one that rounds to zero shows no sign ("0.00%", not "-0.00%"). */
 export function formatPercent(v: number | null | undefined, digits = 2): string {
-  return v == null ? '—' : `${(v * 100).toFixed(digits)}%`;
+  if (v == null) return '—';
+  const rounded = Number((v * 100).toFixed(digits));
+  return `${(rounded === 0 ? 0 : rounded).toFixed(digits)}%`;
+}
+
+/**
+ * A chart axis's tick labels with as many decimals as the step between ticks needs, so ticks 0.0005
+ * apart read 10.0005, 10.0010 (a liquid fund's NAV), not uPlot's three-decimal 10.001, 10.001.
+ */
+export function formatTicks(ticks: number[], step: number): string[] {
+  const digits = [0, 1, 2, 3, 4, 5, 6, 7, 8].find((d) => Math.abs(Math.round(step * 10 ** d) - step * 10 ** d) < 1e-6) ?? 9;
+  return ticks.map((t) => t.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
 }
