@@ -39,6 +39,13 @@ export function formatDuration(seconds: number): string {
   return m < 60 ? `${m} min ${s} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
+const navFmt = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+
+/** A NAV as AMFI publishes it, to four decimals: 10.0000 and 10.0240, not 10 and 10.024. */
+export function formatNav(v: number | null | undefined): string {
+  return v == null ? '—' : navFmt.format(v);
+}
+
 /** A fraction as a percentage; one that rounds to zero shows no sign ("0.00%", not "-0.00%"). */
 export function formatPercent(v: number | null | undefined, digits = 2): string {
   if (v == null) return '—';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPercent, formatTicks } from '../../../src/ui/lib/format.js';
+import { formatNav, formatPercent, formatTicks } from '../../../src/ui/lib/format.js';
 
 describe('display formatting (src/ui/lib/format.ts)', () => {
   it("a chart's ticks carry the decimals their step needs: a liquid fund's NAV reads 10.0005, not 10.001 twice", () => {
@@ -9,6 +9,14 @@ describe('display formatting (src/ui/lib/format.ts)', () => {
     // Floating-point steps (0.1 is 0.1000000000000000055…) still read as tenths.
     expect(formatTicks([0.1, 0.2, 0.30000000000000004], 0.1)).toEqual(['0.1', '0.2', '0.3']);
     expect(formatTicks([1000, 1200, 1400], 200)).toEqual(['1,000', '1,200', '1,400']);
+  });
+
+  it('a NAV shows its four decimals, as AMFI publishes it', () => {
+    expect(formatNav(10)).toBe('10.0000');
+    expect(formatNav(10.024)).toBe('10.0240');
+    expect(formatNav(3575.2438)).toBe('3,575.2438');
+    expect(formatNav(0)).toBe('0.0000');
+    expect(formatNav(null)).toBe('—');
   });
 
   it('a percentage that rounds to zero has no sign', () => {
