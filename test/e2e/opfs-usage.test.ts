@@ -51,7 +51,7 @@ describe.skipIf(!hasChromium)("the origin's storage figure in Chromium (harness 
     try {
       const page = await h.open(again);
       const { estimate, counted } = await page.evaluate(() => harness.usage());
-      const files = counted!.files;
+      const files = counted!.files!;
       expect(files).toBeGreaterThan(100_000);
       // Chromium's own figure for OPFS: never above the files' sizes (it leaves out what sync access
       // handles wrote), and never the wrapped negative it was (~4.29e9 for a few MB of files).

@@ -135,8 +135,8 @@ async function emptyFile(h: FileSystemFileHandle): Promise<void> {
 export interface OriginUsage {
   usage: number;
   quota: number;
-  /** Of `usage`, the files in the origin's private file system: Almanac's store. */
-  files: number;
+  /** The files in the origin's private file system (Almanac's store), or null when one could not be read. */
+  files: number | null;
 }
 
 /**
@@ -150,7 +150,7 @@ export async function originUsage(): Promise<OriginUsage | null> {
   if (est?.quota === undefined || est.usage === undefined) return null;
   const files = await opfsBytes();
   const reported = est.usageDetails?.fileSystem;
-  if (reported === undefined || files === null) return { usage: est.usage, quota: est.quota, files: files ?? 0 };
+  if (reported === undefined || files === null) return { usage: est.usage, quota: est.quota, files };
   return { usage: Math.max(0, est.usage - reported) + files, quota: est.quota, files };
 }
 
