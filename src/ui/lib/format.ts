@@ -58,6 +58,8 @@ export function formatPercent(v: number | null | undefined, digits = 2): string 
  * apart read 10.0005, 10.0010 (a liquid fund's NAV), not uPlot's three-decimal 10.001, 10.001.
  */
 export function formatTicks(ticks: number[], step: number): string[] {
+  // No usable step (a flat series' single tick): the values' own decimals, as formatNumber gives them.
+  if (!(step > 0)) return ticks.map((t) => formatNumber(t));
   const digits = [0, 1, 2, 3, 4, 5, 6, 7, 8].find((d) => Math.abs(Math.round(step * 10 ** d) - step * 10 ** d) < 1e-6) ?? 9;
   return ticks.map((t) => t.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
 }

@@ -9,6 +9,7 @@ describe('display formatting (src/ui/lib/format.ts)', () => {
     // Floating-point steps (0.1 is 0.1000000000000000055…) still read as tenths.
     expect(formatTicks([0.1, 0.2, 0.30000000000000004], 0.1)).toEqual(['0.1', '0.2', '0.3']);
     expect(formatTicks([1000, 1200, 1400], 200)).toEqual(['1,000', '1,200', '1,400']);
+    expect(formatTicks([10.024], 0)).toEqual(['10.024']);
   });
 
   it('a NAV shows its four decimals, as AMFI publishes it', () => {
