@@ -75,6 +75,11 @@ describe('cli watch / changes; REST and MCP answer the same', { timeout: 1_500_0
     // The MF history downloaded whole and rebuilt (issue 20's full verification).
     const full = JSON.parse((await sync('--full', '--only', 'mf')).stdout) as { files: Array<{ name: string; refresh?: string }> };
     expect(full.files.find((f) => f.name === 'mf_nav_master.parquet')).toMatchObject({ refresh: 'full' });
+    // status says when the history was last verified in full, and how.
+    const status = await cli('status', '--data', data);
+    expect(status.stdout).toMatch(/^ {2}NAV history verified in full \d{4}-\d{2}-\d{2}T[\d:.]+Z · 0 refreshes since · last change: downloaded whole: /m);
+    const mf = (JSON.parse((await cli('status', '--data', data, '--json')).stdout) as { dataset: string; history: unknown }[]).find((d) => d.dataset === 'mf');
+    expect(mf?.history).toMatchObject({ refreshes: 0, refresh: 'full' });
     expect(await list()).toEqual(before);
     for (const s of SERVICES) expect((await cli('delete', '--data', data, s)).code).toBe(0);
     await sync();

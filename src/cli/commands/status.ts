@@ -8,7 +8,7 @@ import type { Command } from './command.js';
 
 const command: Command = {
   name: 'status',
-  summary: 'what is stored locally: generation, ETag, rows, bytes, last sync, schema version and drift per dataset',
+  summary: 'what is stored locally: generation, ETag, rows, bytes, last sync, schema version, drift and the NAV history refreshes per dataset',
   usage: 'npm run cli -- status --data DIR [--json]',
   async run(args: Args) {
     const state = await readState(new FsStorage(str(args, 'data')));
@@ -29,6 +29,10 @@ const command: Command = {
       if (d.schema_version !== null) {
         const changed = d.schema_changed ? ` (changed ${d.schema_changed})` : '';
         await print(`  schema version ${d.local_schema_version ?? '-'} locally, ${d.schema_version} at the publisher${changed}\n`);
+      }
+      if (d.history) {
+        const since = `${d.history.refreshes} refresh${d.history.refreshes === 1 ? '' : 'es'} since`;
+        await print(`  NAV history verified in full ${d.history.verified_at} · ${since} · last change: ${d.history.detail}\n`);
       }
       for (const n of d.drift) await print(`  drift ${n.status.padEnd(8)} ${n.detail} Since ${n.since}.\n`);
       for (const e of d.errors) await print(`  last error: ${e}\n`);

@@ -7,6 +7,7 @@ import { newGeneration } from '../engine/generation.js';
 import { baseAlias } from '../sync/refresh/overlay.js';
 import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/metadata.js';
 import type { DriftNotice } from '../sync/drift.js';
+import type { HistoryRefresh } from '../sync/progress.js';
 import type { Storage } from '../storage/storage.js';
 
 /** One row of sync metadata per dataset: what `status`, the UI and /flags/v1/freshness show. */
@@ -30,6 +31,8 @@ export interface DatasetStatus {
   local_schema_version: number | null;
   /** Each schema difference met, accepted or refused, and since when (docs/sync.md, "Schema drift"). */
   drift: DriftNotice[];
+  /** MF: when the NAV history was last downloaded whole, the refreshes taken in since, and the last change in words. */
+  history: { verified_at: string; refreshes: number; refresh: HistoryRefresh; detail: string } | null;
 }
 
 export function statusOf(d: DatasetState): DatasetStatus {
@@ -50,6 +53,7 @@ export function statusOf(d: DatasetState): DatasetStatus {
     schema_notes: d.schema_notes ?? [],
     local_schema_version: d.local_schema_version === undefined ? d.schema_version : d.local_schema_version,
     drift: d.drift ?? [],
+    history: d.history ? { verified_at: d.history.verified_at, refreshes: d.history.deltas.length, refresh: d.history.refresh, detail: d.history.detail } : null,
   };
 }
 
