@@ -14,7 +14,7 @@ import { driftNotices, localSchemaVersion } from './drift.js';
 import { record, rethrowStop, type DatasetRun, type Run } from './run.js';
 import type { SyncOptions } from './options.js';
 import { fetchFile } from './fetch-file.js';
-import { historyFiles, planHistory, type Overlay } from './refresh/history.js';
+import { historyFiles, planHistory, supersededDownload, type Overlay } from './refresh/history.js';
 
 /**
  * Settings of the engine that builds a generation. No FSST for text: a read decodes every FSST
@@ -272,13 +272,15 @@ async function build(
   };
 }
 
-/** Removes this dataset's files that the current state does not reference (crash leftovers, old generations). */
+/** Removes this dataset's files that the current state does not reference (crash leftovers, old generations) or no longer needs (supersededDownload). */
 async function removeLeftovers(storage: Storage, service: Service, current: DatasetState | undefined) {
   const keep = new Set<string>();
   if (current) {
     keep.add(current.database).add(`${current.database}.wal`);
     for (const s of Object.values(current.sources)) keep.add(s.store);
     for (const f of historyFiles(current.history)) keep.add(f);
+    const superseded = supersededDownload(current);
+    if (superseded) keep.delete(superseded);
   }
   for (const name of await storage.list()) {
     if (!files.belongsTo(service, name) || keep.has(name)) continue;

@@ -89,6 +89,8 @@ describe('MF history refresh', { timeout: 900_000 }, () => {
 
   it('a Monday (weekend NAVs of liquid and overnight funds): the snapshot plus the NAV endpoint, equal to a fresh sync', async () => {
     await step({ step: 'day' });
+    const wholeDownload = (await readState(host.storage)).datasets.mf!.sources['mf_nav_master.parquet'].store;
+    expect(fs.existsSync(path.join(storeDir, wholeDownload))).toBe(true);
     const s = await run(storeDir);
     expect(s.errors).toEqual([]);
     const nav = history(s);
@@ -96,6 +98,8 @@ describe('MF history refresh', { timeout: 900_000 }, () => {
     expect(nav.detail).toMatch(/^appended 3 days \(\d+ rows\) from the latest snapshot and the NAV endpoint, \d+\.\d (KB|MB)$/);
     const endpoint = s.files.find((f) => f.name === 'nav endpoint')!;
     expect(endpoint.body_bytes).toBeGreaterThan(0);
+    // The first sync's whole download is past its publish now (the base database holds its rows): gone.
+    expect(fs.existsSync(path.join(storeDir, wholeDownload))).toBe(false);
     expect(await difference(storeDir, await freshStore())).toBe(0);
   });
 

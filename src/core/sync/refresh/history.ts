@@ -4,7 +4,7 @@ import { sizeHuman } from '../../contract/indicators.js';
 import type { Storage } from '../../storage/storage.js';
 import { fetchFile } from '../fetch-file.js';
 import { runHook } from '../hooks.js';
-import { files, type HistoryState, type SourceState } from '../metadata.js';
+import { files, type DatasetState, type HistoryState, type SourceState } from '../metadata.js';
 import type { FileResult, HistoryChanges, NavKey } from '../progress.js';
 import { record, rethrowStop, type DatasetRun } from '../run.js';
 import { FOOTER_PROBE, differingGroups, footerLength, parseFooter, sameRows, sameSchema, type Footer } from './footer.js';
@@ -43,6 +43,19 @@ export interface HistoryPlan {
   file: PlannedFile;
   /** Runs after every other file of the dataset has been fetched. */
   run(): Promise<HistoryPatch>;
+}
+
+/**
+ * The history's last whole download, once the publish has moved past it: the history then reads its
+ * base database and deltas, no request can be answered 304 for that copy (its ETag is no longer the
+ * publish's), and the next whole download replaces it. ~100 MB of the store at full scale, kept for
+ * nothing until the weekly verification; null while it may still serve (the same ETag, or the footer).
+ */
+export function supersededDownload(d: DatasetState): string | null {
+  const h = d.history;
+  const src = h ? d.sources[h.file] : undefined;
+  if (!h?.base || !src || src.etag === h.etag || historyFiles(h).includes(src.store)) return null;
+  return src.store;
 }
 
 /** Store files a history state holds on to (beyond the generation's own database and sources). */
