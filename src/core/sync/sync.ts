@@ -152,7 +152,7 @@ async function syncService(opts: Run, service: Service, summary: SyncSummary, co
   const built = await build(opts, service, generation, sources, failed, summary, patch?.overlay ?? null);
   const schema = { def, previous: prev, tables: built.tables, failed, manifest: manifest.body, now };
   const drift = driftNotices(schema);
-  const kept = patch?.next(built.sources);
+  const nextHistory = patch?.next(built.sources);
   const next: DatasetState = {
     service, generation, database: files.database(service, generation), source_url: base,
     manifest_etag: failed.length || skipped ? null : manifest.etag,
@@ -162,9 +162,9 @@ async function syncService(opts: Run, service: Service, summary: SyncSummary, co
     sources: built.sources, tables: built.tables,
     rows: Object.values(built.tables).reduce((n, t) => n + t.rows, 0),
     // A refreshed history's rows are mostly in its base's database, which this generation reads too.
-    bytes: ((await storage.size(files.database(service, generation))) ?? 0) + (kept?.base ? ((await storage.size(kept.base)) ?? 0) : 0),
+    bytes: ((await storage.size(files.database(service, generation))) ?? 0) + (nextHistory?.base ? ((await storage.size(nextHistory.base)) ?? 0) : 0),
     last_sync: now, errors: failed,
-    history: kept,
+    history: nextHistory,
   };
   await runHook(hook, 'switch:before', { service });
   await opts.state.update((s) => ({ ...s, datasets: { ...s.datasets, [service]: next } }));
