@@ -197,6 +197,9 @@ async function build(
   const ordered = Object.values(sources).sort((a, b) => last(a) - last(b) || a.file.localeCompare(b.file));
   const fallbackOf = (src: SourceState) =>
     Object.values(prev?.sources ?? {}).find((o) => o.store !== src.store && overlaps(o.tables, src.tables)) ?? null;
+  // A refreshed history (a base and deltas) has no older file to fall back to: its last whole download
+  // holds fewer days than the store (and goes once superseded, supersededDownload).
+  const refreshedHistory = (src: SourceState) => !!prev?.history?.base && src.file === prev.history.file;
   const refused = new Set<SourceState>();
   const fail = (src: SourceState, e: unknown) => {
     rethrowStop(e, opts);
@@ -241,9 +244,13 @@ async function build(
         loads = src.file === overlay?.file ? await overlay.load(ctx, tables) : await ingestSource(ctx, src, extracted.get(src));
         used[src.file] = src;
       } catch (e) {
-        // A refreshed history has no file of its own to fall back to: the service fails, the previous
-        // generation keeps answering (its kept parquet is older than the rows held).
+        // A refreshed history has no file to fall back to: the service fails, and the previous
+        // generation, whose rows are newer than any file held, keeps answering.
         if (src.file === overlay?.file) throw e;
+        if (refreshedHistory(src)) {
+          rethrowStop(e, opts);
+          throw new Error(`${src.file}: ${(e as Error).message}; the NAV history stays as refreshed (generation ${prev!.generation})`);
+        }
         fail(src, e);
         const fb = fallbackOf(src);
         if (!fb || (isWholeDatabase(fb.suffix) && !extracted.has(fb))) continue;
