@@ -6,7 +6,7 @@ import { supersededDownload } from '../../../src/core/sync/refresh/history.js';
 import { sync } from '../../../src/core/sync/sync.js';
 import { nodeHost } from '../../../src/core/database/node.js';
 import { startPublisher, type Publisher } from '../../../src/publisher/server.js';
-import type { PublishOptions } from '../../../src/gen/options.js';
+import type { Publish } from '../../helpers/tiny-data.js';
 import { NO_LIMITS, generate, tempDir } from './fixture.js';
 
 const FILE = 'mf_nav_master.parquet';
@@ -43,7 +43,7 @@ describe('a whole download refused after refreshes', { timeout: 600_000 }, () =>
   const host = nodeHost(storeDir);
   let publisher: Publisher;
   const run = () => sync({ storage: host.storage, host, source: publisher.url, only: ['mf'], retry: { baseMs: 20 }, rules: NO_LIMITS });
-  const publish = async (publishes: PublishOptions[]) => {
+  const publish = async (publishes: Publish[]) => {
     fs.rmSync(pubDir, { recursive: true, force: true });
     await generate(pubDir, ['mf'], { publishes });
   };
