@@ -31,7 +31,16 @@ describe('generation layout', { timeout: 300_000 }, () => {
   }
 
   it('stores 5,000 scheme names without FSST, where DuckDB would choose it', async () => {
-    expect(await textCompression('default.duckdb', '')).toContain('FSST');
-    expect(await textCompression('built.duckdb', BUILD_SETTINGS)).not.toContain('FSST');
+    // DuckDB's choice is not fixed: for these names it took FSST in 19 builds of 20 and Uncompressed in
+    // one (2026-11-27), which failed this test once in a full run. So: FSST at least once in three
+    // default builds (a version that stops choosing it shows), and never in three built ones.
+    // One after another: one DuckDB-WASM instance with open files per process (docs/storage.md, hazard 6).
+    const builds = async (label: string, settings: string) => {
+      const out: string[] = [];
+      for (const i of [0, 1, 2]) out.push(...(await textCompression(`${label}-${i}.duckdb`, settings)));
+      return out;
+    };
+    expect(await builds('default', '')).toContain('FSST');
+    expect(await builds('built', BUILD_SETTINGS)).not.toContain('FSST');
   });
 });
