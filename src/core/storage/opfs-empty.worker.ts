@@ -3,17 +3,14 @@
  * dedicated workers, and a file must be emptied this way before it is removed (OpfsStorage.remove).
  * Answers once, with the error's DOMException name when it failed.
  */
+import { emptyFile } from './opfs.js';
+
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 scope.onmessage = async (ev: MessageEvent<string>) => {
   try {
-    const h = await (await navigator.storage.getDirectory()).getFileHandle(ev.data);
-    const access = await h.createSyncAccessHandle();
-    try {
-      access.truncate(0);
-    } finally {
-      access.close();
-    }
+    // Here a sync access handle exists, so emptyFile truncates through one.
+    await emptyFile(await (await navigator.storage.getDirectory()).getFileHandle(ev.data));
     scope.postMessage({ ok: true });
   } catch (e) {
     scope.postMessage({ ok: false, name: (e as DOMException).name, message: (e as Error).message });

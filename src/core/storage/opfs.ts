@@ -1,5 +1,8 @@
 import { storeName, type FileWriter, type Storage } from './storage.js';
 
+/** A directory's entries, [name, handle]: TypeScript's DOM types do not yet declare the iterator. */
+const entries = (dir: FileSystemDirectoryHandle) => dir as unknown as AsyncIterable<[string, FileSystemHandle]>;
+
 /**
  * The store as the origin's private file system (OPFS), flat in its root: DuckDB opens database
  * files there by `opfs://name`. Small files are replaced with a writable stream, which writes a swap
@@ -99,16 +102,17 @@ export class OpfsStorage implements Storage {
 
   async list(): Promise<string[]> {
     const out: string[] = [];
-    for await (const key of (await this.root) as unknown as AsyncIterable<[string, FileSystemHandle]>) out.push(key[0]);
+    for await (const [name] of entries(await this.root)) out.push(name);
     return out;
   }
 }
 
 /**
  * Truncates `h` to 0 bytes through a sync access handle: here in a dedicated worker (syncs, deletes),
- * from a page through a worker of its own for the one file (the page removes only its user database).
+ * from a page through a worker of its own for the one file (the page removes only its user database),
+ * which calls this in turn.
  */
-async function emptyFile(h: FileSystemFileHandle): Promise<void> {
+export async function emptyFile(h: FileSystemFileHandle): Promise<void> {
   if (typeof h.createSyncAccessHandle === 'function') {
     const access = await h.createSyncAccessHandle();
     try {
@@ -158,7 +162,7 @@ export async function originUsage(): Promise<OriginUsage | null> {
 async function opfsBytes(): Promise<number | null> {
   try {
     let total = 0;
-    for await (const [, h] of (await navigator.storage.getDirectory()) as unknown as AsyncIterable<[string, FileSystemHandle]>) {
+    for await (const [, h] of entries(await navigator.storage.getDirectory())) {
       if (h.kind === 'file') total += (await (h as FileSystemFileHandle).getFile()).size;
     }
     return total;

@@ -1,4 +1,4 @@
-import type { SyncEvent } from '../../core/sync/progress.js';
+import type { HistoryRefresh, SyncEvent } from '../../core/sync/progress.js';
 import type { Service } from '../../core/sync/datasets.js';
 import { refusalIn } from '../../core/sync/drift.js';
 
@@ -24,7 +24,7 @@ export interface FileProgress {
   /** The MF history: how it was refreshed, in words ("appended 1 day from the latest snapshot, 0.9 MB"). */
   detail: string | null;
   /** The MF history: the refresh path (a whole download's words carry no size; the panel adds it). */
-  refresh: 'append' | 'ranges' | 'full' | null;
+  refresh: HistoryRefresh | null;
 }
 
 /** A wait before a dataset's manifest (rate limit, 429, backoff), counted down by the panel. */
