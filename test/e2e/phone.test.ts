@@ -144,6 +144,41 @@ describe.skipIf(!hasChromium)('phone and tablet e2e (built app, Chromium, touch)
     await screenshot(page, 'phone-data-synced');
   }, 240_000);
 
+  it("phone, light copy: a fund's page draws its history fetched from the publisher, and draws it again offline", async () => {
+    const { page } = stack.s;
+    await page.goto(`${stack.app.url}#/funds`);
+    const first = page.locator('table.data tbody a').first();
+    await first.waitFor({ timeout: 30_000 });
+    await first.tap();
+    const code = decodeURIComponent(new URL(page.url()).hash.split('/')[2]);
+    const light = page.getByTestId('light-copy');
+    await light.waitFor({ timeout: 60_000 });
+    const said = async () => (await light.textContent())!.replace(/\s+/g, ' ');
+    // What the publisher's own endpoint says of this scheme, asked directly.
+    const published = (await (await fetch(`${stack.publisher.url}/mf/v1/schemes/${code}/nav`)).json()) as { count: number; first_available_date: string; latest_available_date: string };
+    const span = `${published.first_available_date} → ${published.latest_available_date} · ${published.count.toLocaleString('en-US')} NAVs`;
+    await expect.poll(said, { timeout: 60_000 }).toMatch(/fetched from the publisher .* and is kept on this device/);
+    await page.getByText(span).waitFor();
+    await page.locator('.chart canvas').first().waitFor();
+    expect((await page.getByRole('alert').allTextContents()).join('\n')).toBe('');
+    await screenshot(page, 'phone-fund-light', { fullPage: false });
+
+    // Offline, a reload (the service worker serves the app) draws the kept copy, without asking anyone.
+    const asked: string[] = [];
+    page.on('request', (r) => void (r.url().includes('/mf/v1/schemes/') && asked.push(r.url())));
+    await page.context().setOffline(true);
+    try {
+      await page.reload();
+      await page.getByText(span).waitFor({ timeout: 60_000 });
+      await page.locator('.chart canvas').first().waitFor();
+      expect(await said()).toMatch(/kept on this device/);
+      expect(asked).toEqual([]);
+    } finally {
+      await page.context().setOffline(false);
+      await page.goto(`${stack.app.url}#/data`);
+    }
+  }, 180_000);
+
   it('phone with 2 GB reported: the history is asked for, warned about before its first sync, then synced', async () => {
     const { page } = stack.s;
     await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'deviceMemory', { get: () => 2 }));
