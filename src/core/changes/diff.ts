@@ -19,6 +19,7 @@ import type { CompanyChange, IndicatorChange, Revision, SchemeChange } from './s
 const T = {
   navCounts: '_chg_nav_counts',
   navRows: '_chg_nav_rows',
+  latest: '_chg_latest',
   flags: (t: string) => `_chg_flags_${t}`,
   macro: '_chg_macro',
 };
@@ -76,6 +77,9 @@ export async function readBefore(engine: Engine, before: DatasetState, keys: str
     // eslint-disable-next-line sql/no-interpolated-sql -- a fixed statement with one `?` per key; the keys are bound
     await engine.all(`CREATE OR REPLACE TEMP TABLE ${T.navRows} AS ${watchedNavSql(keys.length)}`, keys);
   }
+  if (service === 'mf' && !tables.includes('nav') && tables.includes('latest')) {
+    await engine.exec(`CREATE OR REPLACE TEMP TABLE ${T.latest} AS SELECT scheme_code, nav_date, nav FROM mf.latest`);
+  }
   if (service === 'flags') {
     for (const t of FLAG_TABLES.filter((t) => tables.includes(t))) {
       // eslint-disable-next-line sql/no-interpolated-sql -- t is one of the contract's FLAG_TABLES, its columns the contract's
@@ -93,11 +97,12 @@ export async function diffAfter(engine: Engine, prev: Before, after: DatasetStat
   const had = (t: string) => prev.tables.includes(t);
   try {
     if (after.service === 'mf' && had('nav') && keyed(history)) return await diffMfByKeys(engine, keys, history);
+    if (after.service === 'mf' && !had('nav') && !('nav' in after.tables) && had('latest')) return await diffMfLatest(engine, keys);
     if (after.service === 'mf') return await diffMf(engine, keys, had('nav'));
     if (after.service === 'flags') return await diffFlags(engine, keys, FLAG_TABLES.filter((t) => t in after.tables), prev);
     return await diffIndicators(engine, keys, had('macro_indicators'));
   } finally {
-    const names = [T.navCounts, T.navRows, T.macro, ...FLAG_TABLES.map(T.flags)];
+    const names = [T.navCounts, T.navRows, T.latest, T.macro, ...FLAG_TABLES.map(T.flags)];
     await engine.exec(names.map((n) => `DROP TABLE IF EXISTS ${n};`).join(' '));
   }
 }
@@ -160,6 +165,40 @@ async function diffMf(engine: Engine, codes: string[], hadNav: boolean): Promise
     base_navs[l.scheme_code] = l.base_nav;
   }
   return { new_navs: n, schemes, base_navs };
+}
+
+/**
+ * A light copy (no `mf.nav`, docs/mobile.md) takes in each scheme's latest NAV and nothing else, so its
+ * new NAVs are the snapshot's: a scheme whose latest date moved has one new NAV, one whose NAV on the
+ * same date changed has one revised. The percentage runs from the snapshot's NAV before to the one
+ * now, as it does from the history's latest NAV before on a full copy (docs/changes.md).
+ */
+const LATEST_CHANGED_SQL = `
+SELECT l.scheme_code, l.nav_date AS last_date, l.nav AS last_nav, o.nav_date AS old_date, o.nav AS old_nav
+FROM mf.latest l LEFT JOIN ${T.latest} o USING (scheme_code)
+WHERE l.nav_date IS NOT NULL AND (o.nav_date IS NULL OR l.nav_date > o.nav_date OR (l.nav_date = o.nav_date AND l.nav IS DISTINCT FROM o.nav))`;
+
+async function diffMfLatest(engine: Engine, codes: string[]): Promise<ServiceChanges> {
+  type Row = { scheme_code: number; last_date: string; last_nav: number | null; old_date: string | null; old_nav: number | null };
+  const rows = await engine.all<Row>(LATEST_CHANGED_SQL);
+  const isNew = (r: Row) => r.old_date === null || r.last_date > r.old_date;
+  const watched = new Set(codes.map(Number));
+  const schemes: SchemeChange[] = [];
+  const base_navs: Record<string, number | null> = {};
+  for (const r of rows.filter((r) => watched.has(r.scheme_code)).sort((a, b) => a.scheme_code - b.scheme_code)) {
+    const revisions = isNew(r) || r.old_nav === null || r.last_nav === null ? [] : [{ date: r.last_date, old: r.old_nav, new: r.last_nav }];
+    schemes.push({
+      scheme_code: r.scheme_code,
+      new_navs: isNew(r) ? 1 : 0,
+      last_date: r.last_date,
+      last_nav: r.last_nav,
+      change_pct: changePct(r.old_nav, r.last_nav),
+      revised_navs: revisions.length,
+      revisions,
+    });
+    base_navs[r.scheme_code] = r.old_nav;
+  }
+  return { new_navs: rows.filter(isNew).length, schemes, base_navs };
 }
 
 /**

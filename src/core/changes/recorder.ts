@@ -47,7 +47,8 @@ async function detach(engine: Engine, host: AttachHost, d: DatasetState): Promis
 /** The datasets' changes without a previous generation to compare: every row is new. */
 function firstSync(after: DatasetState): ServiceChanges {
   const rows = (t: string) => after.tables[t]?.rows ?? 0;
-  if (after.service === 'mf') return { new_navs: rows('nav') };
+  // A light copy takes in the snapshot's latest NAVs only: those are its new NAVs (diff.ts, diffMfLatest).
+  if (after.service === 'mf') return { new_navs: 'nav' in after.tables ? rows('nav') : rows('latest') };
   if (after.service === 'indicators') return { new_indicator_points: rows('macro_indicators'), revised_indicator_points: 0 };
   return { new_flag_rows: Object.fromEntries(Object.keys(after.tables).map((t) => [t, rows(t)])) };
 }
