@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,6 +200,12 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
     expect(texts.find((t) => t.includes('mf / mf_nav_master.parquet'))).toMatch(/appended 3 days \([\d,]+ rows\) from the latest snapshot and the NAV endpoint, [\d.]+ (KB|MB)/);
     // Its answers' bytes, not the 0 B of an entry that had no download events.
     expect(texts.find((t) => t.includes('mf / nav endpoint'))).toMatch(/downloaded [1-9][\d.]* (B|KB)/);
+    // The card's file list, from the store once the manifest answers 304: the history's rows as held
+    // (the publish's count), not those of its last whole download.
+    await expect.poll(() => page.getByTestId('state-mf').textContent()).toBe('current');
+    const manifest = JSON.parse(readFileSync(path.join(dataDir, 'mf', 'manifest.json'), 'utf8')) as { files: Record<string, { row_count: number }> };
+    const history = page.locator('article[aria-labelledby="src-mf"] tr', { hasText: 'mf_nav_master.parquet' });
+    await expect.poll(() => history.locator('td').last().textContent()).toBe(manifest.files['mf_nav_master.parquet'].row_count.toLocaleString('en-US'));
     await screenshot(page, 'data-monday-refresh');
   }, 180_000);
 

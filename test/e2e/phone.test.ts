@@ -141,6 +141,11 @@ describe.skipIf(!hasChromium)('phone and tablet e2e (built app, Chromium, touch)
     const mf = await syncedFiles(page, 'mf');
     expect(mf.some((f) => f.startsWith('mf_nav_master_latest.'))).toBe(true);
     expect(mf.filter((f) => f.startsWith('mf_nav_master.'))).toEqual([]);
+    // The card lists what a sync fetches, so not the history; its size stays in the choice's label.
+    const files = await page.locator('article[aria-labelledby="src-mf"] table.data td.mono').allTextContents();
+    expect(files.some((f) => f.startsWith('mf_nav_master_latest.'))).toBe(true);
+    expect(files.filter((f) => f.startsWith('mf_nav_master.'))).toEqual([]);
+    expect(await history(page).locator('..').textContent()).toMatch(/Include the MF NAV history \([\d.]+ (KB|MB)\)/);
     await screenshot(page, 'phone-data-synced');
   }, 240_000);
 
