@@ -248,7 +248,15 @@ async function diffMfByKeys(engine: Engine, codes: string[], h: KeyedChanges): P
   return { new_navs, schemes, base_navs };
 }
 
-const columns = (t: (typeof FLAG_TABLES)[number]) => FLAG_SPECS[t].columns.map((c) => `"${c.name}"`).join(', ');
+/**
+ * The columns a row is compared by. A snapshot table (surveillance_flags, pledge_data) is dated anew at
+ * each publish, so its date is left out: a security still on the list is not news, one newly on it or
+ * at another stage is (docs/changes.md).
+ */
+const columns = (t: (typeof FLAG_TABLES)[number]) => {
+  const spec = FLAG_SPECS[t];
+  return spec.columns.filter((c) => spec.kind !== 'snapshot' || c.name !== spec.dateColumn).map((c) => `"${c.name}"`).join(', ');
+};
 
 /** Rows present after that were not before, by symbol; a changed row is a new row (whole-row comparison). */
 const newFlagRowsSql = (t: (typeof FLAG_TABLES)[number], had: boolean) => had

@@ -29,7 +29,7 @@ type Rows = Map<string, number>;
 interface Snapshot {
   nav: Rows; // `${code}|${date}` -> nav
   macro: Rows; // `${id}|${date}` -> value
-  flags: Record<string, Map<string, number>>; // table -> whole row as JSON -> count
+  flags: Record<string, Map<string, number>>; // table -> row as JSON (a snapshot without its date) -> count
   scores: Map<string, number>;
 }
 
@@ -44,7 +44,10 @@ async function snapshot(dir: string, symbols: string[]): Promise<Snapshot> {
     const flags: Snapshot['flags'] = {};
     for (const t of TABLE_NAMES) {
       const m = new Map<string, number>();
-      for (const r of await e.all(`SELECT ${FLAGS_TABLES[t].columns.map((c) => `"${c.name}"`).join(', ')} FROM flags.${t}`)) {
+      // A snapshot's own date is not part of what a row says (it is dated anew at each publish).
+      const spec = FLAGS_TABLES[t];
+      const cols = spec.columns.filter((c) => spec.kind !== 'snapshot' || c.name !== spec.dateColumn);
+      for (const r of await e.all(`SELECT ${cols.map((c) => `"${c.name}"`).join(', ')} FROM flags.${t}`)) {
         const k = JSON.stringify(r);
         m.set(k, (m.get(k) ?? 0) + 1);
       }
