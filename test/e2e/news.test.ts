@@ -67,6 +67,8 @@ describe.skipIf(!hasChromium)("What's new e2e (built app, publisher on 127.0.0.1
     await schemes.waitFor({ timeout: 30_000 });
     const row = schemes.getByRole('row').filter({ has: page.getByRole('link', { name: SCHEME }) });
     expect(await row.count()).toBe(1);
+    // The code is opaque: the row names the fund too.
+    expect(await row.textContent()).toContain('HDFC Liquid Fund - Growth');
     expect(Number((await page.getByTestId('total-navs').textContent())!.replace(/\D/g, ''))).toBeGreaterThan(0);
     await screenshot(page, 'news-view');
     // Seen: the badge is gone, also after leaving the view.
