@@ -59,7 +59,10 @@ export async function send(x: Exchange, url: string, headers: Record<string, str
     x.counter.requests++;
     let res: Response;
     try {
-      res = await x.fetch(url, { headers, signal: x.signal });
+      // The sync keeps its own copies and validators: a browser's HTTP cache would keep a second copy of
+      // every file (the 99 MB history included), or answer from a stale one (a query answer with only
+      // Last-Modified is cacheable by heuristics).
+      res = await x.fetch(url, { headers, signal: x.signal, cache: 'no-store' });
     } catch (e) {
       await backoff(x, `network error: ${(e as Error).message}`);
       continue;
