@@ -113,6 +113,8 @@ describe('MF REST and MCP over HTTP (local server, DuckDB-WASM, tiny data synced
     expect(one.body).toMatchObject({ scheme_code: c, isin, isin2 });
     expect(one.body.count).toBe(one.body.data.length);
     expect(one.headers.get('last-modified')).toBeTruthy();
+    // Revalidated by clients, not reused from a cache by heuristics.
+    expect(one.headers.get('cache-control')).toBe('no-cache');
     expect((await json(`/mf/v1/nav?isin=${isin2}&from=2025-01-01`)).body).toEqual(one.body);
     const bad = isin.slice(0, 11) + String((Number(isin[11]) + 1) % 10);
     const batch = await json(`/mf/v1/nav?scheme=${c},${isin},${bad},123&latest=TRUE`);
@@ -181,6 +183,7 @@ describe('MF REST and MCP over HTTP (local server, DuckDB-WASM, tiny data synced
     // The publisher's rules (core/http/freshness.ts): If-None-Match compares weakly, If-Range takes a date.
     expect((await get('/mf/v1/download?format=latest', { 'if-none-match': `"other", W/${etag}` })).status).toBe(304);
     const lastModified = r.headers.get('last-modified')!;
+    expect(r.headers.get('cache-control')).toBe('no-cache');
     expect((await get('/mf/v1/download?format=latest', { range: 'bytes=0-99', 'if-range': lastModified })).status).toBe(206);
     const earlier = new Date(Date.parse(lastModified) - 1000).toUTCString();
     expect((await get('/mf/v1/download?format=latest', { range: 'bytes=0-99', 'if-range': earlier })).status).toBe(200);

@@ -67,6 +67,12 @@ const missingData = {
 const described = Object.fromEntries(SEARCH_PARAMS.map((p) => [p.name, p.description]));
 const text = (name: string) => z.string().optional().describe(described[name]);
 
+/**
+ * Answers change with every sync, and a Last-Modified alone lets a client's HTTP cache reuse one for
+ * hours by heuristics (a tenth of its age): clients revalidate instead, which costs a 304.
+ */
+const REVALIDATE = 'no-cache';
+
 /** The Mutual Fund NAV API (spec: mf-nav-api.md) over the local store. */
 const mf: ServiceModule = (deps): Service => {
   // The spec's two shapes of each answer, chosen by what was asked: several ids (or `schemes`) the
@@ -76,7 +82,7 @@ const mf: ServiceModule = (deps): Service => {
 
   const sendNav = async (req: FastifyRequest, reply: FastifyReply, params: NavParams) => {
     const lastModified = await dataLastModified(deps.engine);
-    reply.header('last-modified', lastModified.toUTCString());
+    reply.header('last-modified', lastModified.toUTCString()).header('cache-control', REVALIDATE);
     const lastModifiedSeconds = Math.floor(lastModified.getTime() / 1000);
     if (planResponse({ 'if-modified-since': req.headers['if-modified-since'] }, { lastModifiedSeconds }).status === 304) return reply.code(304).send();
     return reply.send(await nav(params));
@@ -94,7 +100,7 @@ const mf: ServiceModule = (deps): Service => {
       });
     }
     const [snap, lastModified] = await Promise.all([latestSnapshotCsv(deps.engine), dataLastModified(deps.engine)]);
-    reply.header('etag', snap.etag).header('last-modified', lastModified.toUTCString());
+    reply.header('etag', snap.etag).header('last-modified', lastModified.toUTCString()).header('cache-control', REVALIDATE);
     const body = Buffer.from(snap.csv, 'utf8');
     const plan = planResponse(req.headers, { etag: snap.etag, lastModifiedSeconds: Math.floor(lastModified.getTime() / 1000), size: body.length });
     if (plan.status === 304) return reply.code(304).send();

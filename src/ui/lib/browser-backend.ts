@@ -18,6 +18,9 @@ import { ChangeRecorder } from '../../core/changes/recorder.js';
 import { changesSince } from '../../core/changes/log.js';
 import type { Changes } from '../../core/changes/shape.js';
 
+/** The last config.json read (its sources made absolute), for a start with the network off. */
+const SERVED_CONFIG = 'almanac-served-config';
+
 /**
  * The browser's backend. Queries: the local store opened on this page, its DuckDB in a worker of its
  * own. Syncs and deletes: a dedicated sync worker (sync.worker.ts), started on first use. Metadata in
@@ -175,7 +178,12 @@ export class BrowserBackend implements Backend {
     return { status: res.status, text: res.status === 200 ? await res.text() : null };
   }
 
-  /** config.json, network-first through the service worker; `{}` offline on a first visit. */
+  /**
+   * config.json, network-first through the service worker. Offline, the last one read here: the
+   * service worker holds it only once a page it controls has asked, and without it the sources fell
+   * back to the page's origin, whose 404s then stood until a reload, online again. `{}` offline on a
+   * first visit.
+   */
   async appConfig(): Promise<Partial<AppConfig>> {
     try {
       const res = await fetch('./config.json', { cache: 'no-cache' });
@@ -185,12 +193,13 @@ export class BrowserBackend implements Backend {
         // absolute against config.json's address, so one file serves whatever name the host is reached by.
         const absolute = (v: string) => new URL(v, res.url).href.replace(/\/+$/, '');
         if (served.sources) for (const k of Object.keys(served.sources) as (keyof AppConfig['sources'])[]) served.sources[k] = absolute(served.sources[k]);
+        localStorage.setItem(SERVED_CONFIG, JSON.stringify(served));
         return served;
       }
     } catch {
-      // Offline on a first visit: no served defaults; the user can type the base URLs.
+      // Offline: below.
     }
-    return {};
+    return JSON.parse(localStorage.getItem(SERVED_CONFIG) ?? '{}') as Partial<AppConfig>;
   }
 
   private call(m: Extract<ToWorker, { id: number }>): Promise<SyncOutcome | { outcome: 'deleted' }> {

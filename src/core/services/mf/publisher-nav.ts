@@ -35,7 +35,10 @@ export async function publisherSchemeNav(fetchFn: typeof fetch, base: string, co
   if (kind === 'malformed' || kind === 'corrupt_isin') throw new MfError(schemeNotFound(id, kind));
   let res: Response;
   try {
-    res = await fetchFn(`${base.replace(/\/+$/, '')}${MF_BASE}/schemes/${encodeURIComponent(id)}/nav`, { headers: { Accept: 'application/json' }, signal });
+    // Revalidated, never taken from the HTTP cache as it stands: the answer carries Last-Modified and
+    // no Cache-Control, which a browser may otherwise reuse for hours by heuristics (seen: a kept
+    // history fetched again after a publish came back as the day before's).
+    res = await fetchFn(`${base.replace(/\/+$/, '')}${MF_BASE}/schemes/${encodeURIComponent(id)}/nav`, { headers: { Accept: 'application/json' }, signal, cache: 'no-cache' });
   } catch (e) {
     if (signal?.aborted) throw e;
     throw new PublisherNavError(`The publisher could not be reached (${e instanceof Error ? e.message : String(e)}).`, null);
