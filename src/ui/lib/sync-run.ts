@@ -21,7 +21,7 @@ export function historyChosen(): boolean {
   return (localStorage.getItem(HISTORY_KEY) ?? (lightByDefault(deviceInfo()) ? 'no' : 'yes')) === 'yes';
 }
 
-export function chooseHistory(on: boolean): void {
+export function saveHistoryChoice(on: boolean): void {
   localStorage.setItem(HISTORY_KEY, on ? 'yes' : 'no');
 }
 
