@@ -57,9 +57,19 @@ describe.skipIf(!hasChromium)('at open: new publishes shown, or synced (built ap
     const { page } = stack.s;
     await page.goto(`${stack.app.url}#/data`);
     await page.getByTestId('at-open').selectOption('sync');
+    // Every text the Data item's badge shows, from the page's start: a tiny sync may come and go
+    // between two looks of a locator.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      Object.assign(window, { badgeTexts: seen });
+      new MutationObserver(() => {
+        const t = document.querySelector('[data-testid="data-badge"]')?.textContent;
+        if (t && seen[seen.length - 1] !== t) seen.push(t);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
     await openOnFunds();
     // The badge turns to "syncing", then goes once flags is current.
-    await page.getByTestId('data-badge').filter({ hasText: 'syncing' }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.evaluate(() => (window as unknown as { badgeTexts: string[] }).badgeTexts), { timeout: 60_000 }).toContain('syncing');
     await expect.poll(() => page.getByTestId('data-badge').count(), { timeout: 120_000 }).toBe(0);
     await page.getByTestId('news-badge').waitFor({ timeout: 30_000 });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Data' }).click();

@@ -189,7 +189,8 @@ describe.skipIf(!hasChromium)('phone and tablet e2e (built app, Chromium, touch)
     await page.goto(`${stack.app.url}#/data`);
     await page.getByTestId('state-mf').filter({ hasText: 'update available' }).waitFor({ timeout: 30_000 });
     await syncButton(page).tap();
-    await syncButton(page).waitFor({ timeout: 180_000 });
+    // Current once the sync has ended and the view has checked again.
+    await expect.poll(() => page.getByTestId('state-mf').textContent(), { timeout: 180_000 }).toBe('current');
     const next = (await (await fetch(`${stack.publisher.url}/mf/v1/schemes/${code}/nav`)).json()) as typeof published;
     expect(next.latest_available_date > published.latest_available_date).toBe(true);
     await page.goto(`${stack.app.url}#/funds/${code}`);
