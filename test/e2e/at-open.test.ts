@@ -81,6 +81,20 @@ describe.skipIf(!hasChromium)('at open: new publishes shown, or synced (built ap
     expect((await page.getByRole('alert').allTextContents()).join('\n')).toBe('');
   }, 240_000);
 
+  it('opened on the Data view, each source is asked once: the check at open takes the view\'s answer', async () => {
+    const { page } = stack.s;
+    await page.goto(`${stack.app.url}#/data`);
+    await page.getByRole('button', { name: 'Refresh', exact: true }).waitFor();
+    const before = manifests.length;
+    await page.reload();
+    await page.getByText('DuckDB ready').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Refresh', exact: true }).waitFor();
+    await page.waitForTimeout(3_000);
+    expect(manifests.slice(before).map((u) => new URL(u).pathname).sort()).toEqual(
+      ['/publisher/flags/v1/downloads/manifest', '/publisher/mf/v1/downloads/manifest', '/publisher/v1/downloads/manifest'],
+    );
+  }, 120_000);
+
   it('"Do nothing": no manifest is asked at open', async () => {
     const { page } = stack.s;
     await page.goto(`${stack.app.url}#/data`);

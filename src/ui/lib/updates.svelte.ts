@@ -2,6 +2,7 @@ import { backend } from './backend.js';
 import { config, savingData } from './config.svelte.js';
 import { checkSource, type SourceCheck } from './datasets.js';
 import { SOURCE_NAMES, type SourceName } from './app-config.js';
+import type { StoreState } from '../../core/sync/metadata.js';
 import { run } from './sync-progress.svelte.js';
 import { skippedTables, startSync } from './sync-run.js';
 
@@ -34,23 +35,35 @@ export function saveAtOpen(v: AtOpen): void {
   else localStorage.setItem(KEY, v);
 }
 
-/** The Data view's own checks are the newest word on what is behind; the badge follows them. */
-export function noteChecks(checks: SourceCheck[]): void {
-  updates.services = checks.filter((c) => c.local === 'update').map((c) => c.service);
+/** The page's newest check of the sources (the Data view's, or the one at open), while it runs and after. */
+let latest: Promise<SourceCheck[]> | null = null;
+
+/**
+ * Asks `services`' manifests, as stored and chosen (format, the light copy), conditionally. The result
+ * is the newest word on what is behind, so the Data item's badge follows it.
+ */
+export function checkSources(stored: StoreState, services: readonly SourceName[]): Promise<SourceCheck[]> {
+  const skip = skippedTables();
+  latest = Promise.all(services.map((s) => checkSource(s, config.value!.sources[s], stored.datasets[s], stored.choices[s] ?? 'auto', skip[s]))).then((checks) => {
+    updates.services = checks.filter((c) => c.local === 'update').map((c) => c.service);
+    return checks;
+  });
+  return latest;
 }
 
 /**
- * At open: asks each synced source's manifest (304 when nothing changed). With "Sync new data", syncs
+ * At open: asks each synced source's manifest (304 when nothing changed), unless this page has. With "Sync new data", syncs
  * the sources that are behind, unless the browser asks to save data (then it only says so). Sources
  * never synced are left to the user's first Sync, where the Data view explains the choices.
  */
 export async function checkAtOpen(): Promise<void> {
   if (updates.atOpen === 'off') return;
   try {
-    const stored = await backend().status();
-    const held = SOURCE_NAMES.filter((s) => stored.datasets[s]);
-    const skip = skippedTables();
-    noteChecks(await Promise.all(held.map((s) => checkSource(s, config.value!.sources[s], stored.datasets[s], stored.choices[s] ?? 'auto', skip[s]))));
+    // A page opened on the Data view has asked already (or is asking): its answer serves.
+    if (!latest) {
+      const stored = await backend().status();
+      await checkSources(stored, SOURCE_NAMES.filter((s) => stored.datasets[s]));
+    } else await latest;
     if (updates.atOpen !== 'sync' || updates.services.length === 0 || run.running || savingData()) return;
     const end = await startSync([...updates.services]);
     updates.error = end.error;

@@ -1,4 +1,4 @@
-import { classifySchemeId, MF_BASE, MfError, parseSchemeNavParams, schemeNotFound } from '../../contract/mf-params.js';
+import { classifySchemeId, isIsoDate, MF_BASE, MfError, parseSchemeNavParams, schemeNotFound } from '../../contract/mf-params.js';
 import { readCapped } from '../../sync/fetch-manifest.js';
 import type { NavPoint, SchemeNav } from './nav.js';
 
@@ -69,8 +69,6 @@ function refusal(res: Response, text: string): string {
   return `The publisher refused: ${message}${when}`;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
 const notNav = (field: string): never => {
   throw new PublisherNavError(`The publisher's answer is not a NAV history (${field}).`, 200);
 };
@@ -84,7 +82,7 @@ function fields(v: unknown, where: string) {
     raw: o,
     str,
     optStr: (k: string): string | null => (o[k] == null ? null : str(k)),
-    date: (k: string): string => (ISO_DATE.test(str(k)) ? (o[k] as string) : notNav(at(k))),
+    date: (k: string): string => (isIsoDate(str(k)) ? (o[k] as string) : notNav(at(k))),
     int: (k: string): number => (Number.isInteger(o[k]) ? (o[k] as number) : notNav(at(k))),
     num: (k: string): number => (typeof o[k] === 'number' && Number.isFinite(o[k]) ? (o[k] as number) : notNav(at(k))),
     flag: (k: string): boolean => (typeof o[k] === 'boolean' ? (o[k] as boolean) : notNav(at(k))),
