@@ -198,6 +198,60 @@ describe.skipIf(!hasChromium)('phone and tablet e2e (built app, Chromium, touch)
     await page.goto(`${stack.app.url}#/data`);
   }, 300_000);
 
+  it('phone, light copy: Compare fetches the funds\' histories from the publisher, computes offline after, and SQL lists them', async () => {
+    const { page } = stack.s;
+    // Two live funds other than the one the page test fetched: as the publisher's endpoint tells.
+    await page.goto(`${stack.app.url}#/funds`);
+    const links = page.locator('table.data tbody a');
+    await links.nth(8).waitFor({ timeout: 30_000 });
+    const listed = (await links.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).hash.split('/')[2]))).slice(1, 9).map(decodeURIComponent);
+    type Span = { scheme_code: number; count: number; first_available_date: string; latest_available_date: string };
+    const spans = await Promise.all(listed.map(async (c) => (await (await fetch(`${stack.publisher.url}/mf/v1/schemes/${c}/nav`)).json()) as Span));
+    const newest = spans.map((s) => s.latest_available_date).sort().at(-1)!;
+    const live = spans.filter((s) => s.latest_available_date === newest).slice(0, 2);
+    expect(live).toHaveLength(2);
+    const codes = live.map((s) => String(s.scheme_code));
+    const start = live.map((s) => s.first_available_date).sort().at(-1)!;
+    const end = newest;
+    const asked: string[] = [];
+    page.on('request', (r) => void (r.url().includes('/mf/v1/schemes/') && asked.push(r.url())));
+    await page.goto(`${stack.app.url}#/compare?symbols=${codes.join(',')}&start_date=${start}&end_date=${end}`);
+    const metrics = page.getByRole('region', { name: 'Metrics' });
+    await metrics.waitFor({ timeout: 90_000 });
+    expect((await page.getByRole('alert').allTextContents()).join('\n')).toBe('');
+    await expect.poll(() => page.getByTestId('fetched-note').textContent()).toMatch(/^\s*Fetched [12] fund histor(y|ies) from the publisher/);
+    expect(asked.length).toBeGreaterThanOrEqual(1);
+    // Both funds computed: a column each besides the metric's own.
+    expect(await metrics.locator('thead th').count()).toBe(3);
+    await screenshot(page, 'phone-compare-light', { fullPage: false });
+
+    // Offline: the kept histories compute the same comparison, asking nobody.
+    const firstRow = async () => (await metrics.locator('tbody tr:not(.group)').first().textContent())!;
+    const before = await firstRow();
+    asked.length = 0;
+    await page.context().setOffline(true);
+    try {
+      await page.reload();
+      await metrics.waitFor({ timeout: 90_000 });
+      expect(await firstRow()).toBe(before);
+      expect(asked).toEqual([]);
+    } finally {
+      await page.context().setOffline(false);
+    }
+
+    // The SQL workbench reads the same histories as mf_fetched.nav.
+    await page.goto(`${stack.app.url}#/sql`);
+    await page.getByText('mf_fetched.nav').first().waitFor({ timeout: 30_000 });
+    const editor = page.getByRole('textbox', { name: 'SQL editor' });
+    await editor.tap();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(`SELECT count(*) = ${live[0].count + live[1].count} AS same FROM mf_fetched.nav WHERE scheme_code IN (${codes.join(', ')})`);
+    await page.getByRole('button', { name: 'Run' }).tap();
+    await page.getByRole('status').filter({ hasText: /rows?/ }).waitFor({ timeout: 30_000 });
+    expect(await page.getByLabel('Result rows').textContent()).toMatch(/true/);
+    await page.goto(`${stack.app.url}#/data`);
+  }, 300_000);
+
   it('phone with 2 GB reported: the history is asked for, warned about before its first sync, then synced', async () => {
     const { page } = stack.s;
     await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'deviceMemory', { get: () => 2 }));

@@ -1,6 +1,10 @@
-import { get, set, update, del } from 'idb-keyval';
+import { get, getMany, set, update, del } from 'idb-keyval';
 import { publisherSchemeNav } from '../../core/services/mf/publisher-nav.js';
+import { holdFetchedNavs, lightCopy } from '../../core/services/mf/fetched.js';
+import type { ResolvedScheme } from '../../core/services/mf/resolve.js';
 import type { SchemeNav } from '../../core/services/mf/nav.js';
+import type { Engine } from '../../core/engine/engine.js';
+import { errorText } from './call.svelte.js';
 
 /**
  * Fund histories fetched one at a time from the publisher's NAV endpoint, for a store that keeps the
@@ -40,4 +44,44 @@ export async function fetchHistory(base: string, id: string): Promise<KeptHistor
 /** Whether a kept copy is behind the snapshot's latest NAV date for its scheme (so worth fetching again). */
 export function behind(kept: KeptHistory, snapshotDate: string | null): boolean {
   return snapshotDate !== null && kept.nav.latest_available_date < snapshotDate;
+}
+
+/**
+ * On a light copy, holds every kept history for SQL as `mf_fetched.nav` (compare and the SQL workbench
+ * read it there); on a full copy, nothing. Returns whether the store keeps the light copy.
+ */
+export async function holdKept(engine: Engine): Promise<boolean> {
+  if (!(await lightCopy(engine))) return false;
+  const codes = (await get<number[]>(INDEX)) ?? [];
+  const kept = (await getMany<KeptHistory | undefined>(codes.map(key))).filter((k) => k !== undefined);
+  await holdFetchedNavs(engine, kept.map((k) => k.nav));
+  return true;
+}
+
+/** What bringing histories up to the snapshot did: fetched (and bytes moved), and why any could not be. */
+export interface Brought {
+  fetched: number;
+  bytes: number;
+  failed: string[];
+}
+
+/**
+ * Brings these schemes' kept histories up to the snapshot's latest NAV, fetching those missing or
+ * behind (one request each, well inside the publisher's 300 a minute), then holds every kept history.
+ * A scheme that cannot be fetched keeps its older copy, if it has one, and is named in `failed`.
+ */
+export async function bringUp(engine: Engine, base: string, schemes: readonly ResolvedScheme[]): Promise<Brought> {
+  const out: Brought = { fetched: 0, bytes: 0, failed: [] };
+  for (const s of schemes) {
+    const kept = await keptHistory(s.scheme_code);
+    if (kept && !behind(kept, s.nav_date)) continue;
+    try {
+      out.bytes += (await fetchHistory(base, String(s.scheme_code))).bytes;
+      out.fetched += 1;
+    } catch (e) {
+      out.failed.push(`${s.scheme_name} (${s.scheme_code}): ${errorText(e)}`);
+    }
+  }
+  await holdKept(engine);
+  return out;
 }

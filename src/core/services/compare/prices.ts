@@ -1,9 +1,11 @@
 import type { Engine } from '../../engine/engine.js';
 import { importedNavsSql } from '../mf/imported.js';
+import { FETCHED_DATABASE } from '../mf/fetched.js';
 
 /**
  * Where compare reads prices: whichever local price tables are attached. A symbol is a market ticker
- * (indicators.stock_prices, close), a scheme code or ISIN (mf.nav, NAV as price, extended by the
+ * (indicators.stock_prices, close), a scheme code or ISIN (mf.nav, or on a light copy the histories
+ * fetched from the publisher, mf_fetched.nav; NAV as price, extended by the
  * user's AMFI imports newer than the publisher's data), or an imported symbol (user.prices). When several sources hold the same name, the lowest `prio` wins: the user's
  * own import first, then market data, then NAVs. Market and imported closes of 0 or below are prices
  * (WTI closed at -36.98); only a close that is no number is left out. A NAV of 0.00 marks a scheme's
@@ -42,6 +44,18 @@ interface SourceDef {
   keyOf: string;
 }
 
+/** NAVs as prices of their scheme code and ISIN; a 0.00 end-of-life NAV is no price. */
+const SOURCES_OF_NAV: readonly SourceDef[] = [
+  {
+    database: 'mf', table: 'nav', key: 'scheme_code', keyOf: 'TRY_CAST(symbol AS INTEGER)', where: 'nav > 0',
+    columns: 'CAST(scheme_code AS VARCHAR) AS symbol, CAST(date AS DATE) AS date, CAST(nav AS DOUBLE) AS close, 3 AS prio',
+  },
+  {
+    database: 'mf', table: 'nav', key: 'isin', keyOf: 'symbol', where: 'nav > 0 AND isin IS NOT NULL',
+    columns: 'isin AS symbol, CAST(date AS DATE) AS date, CAST(nav AS DOUBLE) AS close, 3 AS prio',
+  },
+];
+
 /** Identifiers here are constants, never input. */
 const SOURCES: readonly SourceDef[] = [
   {
@@ -52,14 +66,9 @@ const SOURCES: readonly SourceDef[] = [
     database: 'indicators', table: 'stock_prices', key: 'symbol', keyOf: 'symbol', where: 'isfinite(CAST(close AS DOUBLE))',
     columns: 'symbol, CAST(date AS DATE) AS date, CAST(close AS DOUBLE) AS close, 2 AS prio',
   },
-  {
-    database: 'mf', table: 'nav', key: 'scheme_code', keyOf: 'TRY_CAST(symbol AS INTEGER)', where: 'nav > 0',
-    columns: 'CAST(scheme_code AS VARCHAR) AS symbol, CAST(date AS DATE) AS date, CAST(nav AS DOUBLE) AS close, 3 AS prio',
-  },
-  {
-    database: 'mf', table: 'nav', key: 'isin', keyOf: 'symbol', where: 'nav > 0 AND isin IS NOT NULL',
-    columns: 'isin AS symbol, CAST(date AS DATE) AS date, CAST(nav AS DOUBLE) AS close, 3 AS prio',
-  },
+  ...SOURCES_OF_NAV,
+  // On a light copy (no mf.nav), the fund histories fetched from the publisher (held by holdFetchedNavs).
+  ...SOURCES_OF_NAV.map((s) => ({ ...s, database: FETCHED_DATABASE, unless: 'mf.nav' })),
   ...amfiSources(true),
   ...amfiSources(false),
 ];

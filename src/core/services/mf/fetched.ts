@@ -1,0 +1,57 @@
+import type { Engine } from '../../engine/engine.js';
+import type { SchemeNav } from './nav.js';
+
+/**
+ * Fund histories a light copy (no `mf.nav`, docs/mobile.md) fetched one scheme at a time from the
+ * publisher's NAV endpoint, held for SQL as `mf_fetched.nav`: compare reads its funds' prices there,
+ * and the SQL workbench lists it. The histories themselves are kept by the front door (the app keeps
+ * them in IndexedDB); this database lives in memory and is filled again from them when asked, so it
+ * is never a second copy on disk and needs no switch.
+ */
+export const FETCHED_DATABASE = 'mf_fetched';
+
+/** mf.nav's columns, so a query written for one reads the other. */
+const CREATE = `CREATE OR REPLACE TABLE ${FETCHED_DATABASE}.nav (
+  scheme_code INTEGER, date DATE, nav DECIMAL(18,4), scheme_name VARCHAR, isin VARCHAR)`;
+
+/** One scheme's points, bound as two comma lists zipped by unnest (the engine takes scalar parameters only). */
+const INSERT = `INSERT INTO ${FETCHED_DATABASE}.nav
+SELECT ?::INTEGER, CAST(d AS DATE), CAST(v AS DECIMAL(18,4)), ?, ?
+FROM (SELECT unnest(string_split(?, ',')) AS d, unnest(string_split(?, ',')) AS v)`;
+
+const ATTACHED = `SELECT count(*) AS n FROM duckdb_databases() WHERE database_name = '${FETCHED_DATABASE}'`;
+
+/**
+ * Replaces what `mf_fetched.nav` holds with these histories (one per scheme; the first of a repeated
+ * code wins). A 0.00 end-of-life NAV is kept as published: readers leave it out as they do in mf.nav.
+ */
+export async function holdFetchedNavs(engine: Engine, navs: readonly SchemeNav[]): Promise<number> {
+  const [{ n }] = await engine.all<{ n: number }>(ATTACHED);
+  if (Number(n) === 0) await engine.exec(`ATTACH ':memory:' AS ${FETCHED_DATABASE}`);
+  await engine.exec(CREATE);
+  const seen = new Set<number>();
+  let rows = 0;
+  for (const s of navs) {
+    if (seen.has(s.scheme_code) || !s.data.length) continue;
+    seen.add(s.scheme_code);
+    await engine.all(INSERT, [
+      String(s.scheme_code),
+      s.scheme_name,
+      s.isin,
+      s.data.map((p) => p.date).join(','),
+      s.data.map((p) => String(p.nav)).join(','),
+    ]);
+    rows += s.data.length;
+  }
+  return rows;
+}
+
+const COPY = `SELECT count(*) FILTER (WHERE name = 'latest') AS latest, count(*) FILTER (WHERE name = 'nav') AS nav
+FROM (SELECT table_name AS name FROM duckdb_tables() WHERE database_name = 'mf'
+      UNION ALL SELECT view_name FROM duckdb_views() WHERE database_name = 'mf')`;
+
+/** Whether the store keeps the light copy: MF's snapshot (mf.latest) without its history (mf.nav). */
+export async function lightCopy(engine: Engine): Promise<boolean> {
+  const [{ latest, nav }] = await engine.all<{ latest: number; nav: number }>(COPY);
+  return Number(latest) > 0 && Number(nav) === 0;
+}
