@@ -10,6 +10,7 @@
  */
 import type { Engine, Param } from '../engine/engine.js';
 import type { Storage } from '../storage/storage.js';
+import { isIsoDate } from '../contract/dates.js';
 import { CHANGES_FILE, readLog, readRevisions, REVISIONS_FILE, type RevisionRow } from './log.js';
 import type { KeptChanges } from './shape.js';
 
@@ -19,7 +20,6 @@ type Kind = 'text' | 'date' | 'time' | 'num' | 'int';
 
 /** Each table's columns: the SQL type a JSON value is checked for and cast to. */
 const SQL_TYPE: Record<Kind, string> = { text: 'VARCHAR', date: 'DATE', time: 'TIMESTAMP', num: 'DOUBLE', int: 'BIGINT' };
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 function checked(kind: Kind, v: unknown): string | number | null {
@@ -27,7 +27,7 @@ function checked(kind: Kind, v: unknown): string | number | null {
     case 'text':
       return typeof v === 'string' ? v : null;
     case 'date':
-      return typeof v === 'string' && DAY.test(v) && !Number.isNaN(Date.parse(v)) ? v : null;
+      return typeof v === 'string' && isIsoDate(v) ? v : null;
     case 'time':
       // TIMESTAMP is UTC without a zone, as main.sync_status keeps last_sync.
       return typeof v === 'string' && TIME.test(v) && !Number.isNaN(Date.parse(v)) ? v.slice(0, -1) : null;

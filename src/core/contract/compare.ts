@@ -5,6 +5,7 @@
  * docs/compare.md and docs/decisions.md ("Compare").
  */
 import { ApiError } from './api-error.js';
+import { isIsoDate } from './dates.js';
 
 export const COMPARE_PATH = '/v1/compare';
 export const MCP_TOOL = 'mcp_compare_securities';
@@ -98,18 +99,11 @@ export class CompareError extends ApiError {
   }
 }
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 /** Tickers, scheme codes and ISINs: letters, digits and the punctuation tickers use (^ = . - & _ space). */
 const SYMBOL_RE = /^[A-Za-z0-9^=.&_ -]{1,40}$/;
 
 function bad(message: string, hint: string): CompareError {
   return new CompareError(400, 'bad_request', message, hint);
-}
-
-function isRealDate(s: string): boolean {
-  if (!DATE_RE.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
 export interface RawCompareParams {
@@ -140,7 +134,7 @@ export function parseCompareParams(raw: RawCompareParams): CompareParams {
   const dates: Record<'start_date' | 'end_date', string> = { start_date: '', end_date: '' };
   for (const k of ['start_date', 'end_date'] as const) {
     const v = raw[k];
-    if (typeof v !== 'string' || !isRealDate(v)) throw bad(`${k} must be a date YYYY-MM-DD.`, `Example: ${k}=2020-01-31`);
+    if (typeof v !== 'string' || !isIsoDate(v)) throw bad(`${k} must be a date YYYY-MM-DD.`, `Example: ${k}=2020-01-31`);
     dates[k] = v;
   }
   if (dates.start_date > dates.end_date) throw bad('start_date is after end_date.', 'Swap the two dates.');

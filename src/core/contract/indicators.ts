@@ -5,6 +5,7 @@
  */
 import { ApiError, type ErrorEnvelope } from './api-error.js';
 import type { ColumnSpec, TableSpec as BaseTableSpec } from './tables.js';
+import { isIsoDate } from './dates.js';
 
 // ---------------------------------------------------------------------------------------------
 // Categories
@@ -358,7 +359,6 @@ export const INDICATOR_LIMITS = {
   legacy_per_ip_per_minute: '10-30',
 } as const;
 
-export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 export const SERIES_FORMATS = ['json', 'tsv'] as const;
 export type SeriesFormat = (typeof SERIES_FORMATS)[number];
 
@@ -624,12 +624,6 @@ export function legacyPayload(baseUrl: string) {
 // ---------------------------------------------------------------------------------------------
 // Parameter rules that JSON Schema cannot express (shared by REST, MCP and the CLI)
 
-function isRealDate(s: string): boolean {
-  if (!new RegExp(DATE_PATTERN).test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
-
 /** Splits `ids` on commas, trims, drops blanks and repeats (first spelling wins). */
 export function splitIds(raw: string): string[] {
   const seen = new Set<string>();
@@ -663,7 +657,7 @@ export function parseSeriesParams(q: { ids?: string; from?: string; to?: string;
   }
   for (const key of ['from', 'to'] as const) {
     const v = q[key];
-    if (v !== undefined && !isRealDate(v)) {
+    if (v !== undefined && !isIsoDate(v)) {
       detail.push({ loc: ['query', key], msg: 'Input should be a valid date in the format YYYY-MM-DD', type: 'date_parsing', input: v });
     }
   }

@@ -5,6 +5,7 @@
  */
 import { ApiError, type ErrorEnvelope } from './api-error.js';
 import { ISIN_SHAPE, isValidIsin } from './isin.js';
+import { isIsoDate } from './dates.js';
 
 export const MF_BASE = '/mf/v1';
 
@@ -201,15 +202,6 @@ function list(values: string[] | undefined): string[] | undefined {
   if (!values) return undefined;
   const items = [...new Set(values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== ''))];
   return items.length ? items : undefined;
-}
-
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-export function isIsoDate(s: string): boolean {
-  const m = DATE_RE.exec(s);
-  if (!m) return false;
-  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-  return d.toISOString().slice(0, 10) === s;
 }
 
 function date(field: string, values: string[] | undefined): string | undefined {

@@ -1,4 +1,5 @@
 import type { Engine } from '../../engine/engine.js';
+import { isIsoDate } from '../../contract/dates.js';
 
 /**
  * Imported prices (`date,symbol,close`, the reference format) for compare: validated line by line
@@ -19,16 +20,9 @@ export class PriceImportError extends Error {
   }
 }
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const SYMBOL_RE = /^[A-Za-z0-9^=.&_ -]{1,40}$/;
 const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 export const PRICE_COLUMNS = ['date', 'symbol', 'close'] as const;
-
-function realDate(s: string): boolean {
-  if (!DATE_RE.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
 
 /** Parses and validates CSV text; throws PriceImportError naming the first bad line (1-based). */
 export function parsePricesCsv(text: string): PriceRow[] {
@@ -47,7 +41,7 @@ export function parsePricesCsv(text: string): PriceRow[] {
     const cells = raw.split(',').map((c) => c.trim());
     if (cells.length !== PRICE_COLUMNS.length) throw new PriceImportError(line, `expected ${PRICE_COLUMNS.length} fields, got ${cells.length}`);
     const [date, symbol, closeText] = at.map((j) => cells[j]);
-    if (!realDate(date)) throw new PriceImportError(line, `date '${date}' is not a date YYYY-MM-DD`);
+    if (!isIsoDate(date)) throw new PriceImportError(line, `date '${date}' is not a date YYYY-MM-DD`);
     if (!SYMBOL_RE.test(symbol)) throw new PriceImportError(line, `symbol '${symbol}' must be 1-40 letters, digits or ^ = . & _ - space`);
     const close = Number(closeText);
     if (!NUMBER_RE.test(closeText) || !Number.isFinite(close)) throw new PriceImportError(line, `close '${closeText}' is not a number`);

@@ -1,4 +1,5 @@
-import { classifySchemeId, isIsoDate, MF_BASE, MfError, parseSchemeNavParams, schemeNotFound } from '../../contract/mf-params.js';
+import { classifySchemeId, MF_BASE, MfError, parseSchemeNavParams, schemeNotFound } from '../../contract/mf-params.js';
+import { isIsoDate } from '../../contract/dates.js';
 import { readCapped } from '../../sync/fetch-manifest.js';
 import type { NavPoint, SchemeNav } from './nav.js';
 

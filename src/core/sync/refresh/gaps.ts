@@ -1,4 +1,5 @@
 import { MF_BASE, MF_LIMITS } from '../../contract/mf-params.js';
+import { isIsoDate } from '../../contract/dates.js';
 import { Refused, send, type Exchange } from '../request.js';
 import { readCapped } from '../fetch-manifest.js';
 import type { SnapshotDiff } from './snapshot.js';
@@ -73,7 +74,7 @@ export async function fillGaps(x: Exchange, base: string, gaps: SnapshotDiff['ga
       if (!g || !Array.isArray(entry.data)) continue;
       want.delete(g.scheme_code);
       for (const p of entry.data as { date?: unknown; nav?: unknown }[]) {
-        if (typeof p.date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(p.date) || typeof p.nav !== 'number' || !Number.isFinite(p.nav)) {
+        if (typeof p.date !== 'string' || !isIsoDate(p.date) || typeof p.nav !== 'number' || !Number.isFinite(p.nav)) {
           throw new Refused('NAV endpoint: a point without a date or a number');
         }
         // Only the days strictly between the local last NAV and the snapshot's: those are the gap.

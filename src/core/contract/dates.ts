@@ -1,0 +1,6 @@
+/** A calendar date written YYYY-MM-DD, as every spec's dates are: the shape, and a day that exists (no 2025-02-30). */
+export function isIsoDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
