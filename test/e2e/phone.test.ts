@@ -75,6 +75,32 @@ describe.skipIf(!hasChromium)('phone and tablet e2e (built app, Chromium, touch)
     stack = await startStack(dataDir, { device: PHONE });
   }, 300_000);
 
+  /** What the publisher's NAV endpoint says of a scheme. */
+  type Span = { scheme_code: number; count: number; first_available_date: string; latest_available_date: string };
+
+  async function published(base: string, code: string | number): Promise<Span> {
+    return (await (await fetch(`${base}/mf/v1/schemes/${code}/nav`)).json()) as Span;
+  }
+
+  /**
+   * `n` funds still publishing, from the Funds list's rows after the first `skip` (of a search for `q`),
+   * as the publisher's endpoint tells. A fixed-term plan may publish its last NAV today: search 'Liquid'
+   * for funds that publish tomorrow too.
+   */
+  async function liveFunds(page: Page, skip: number, n: number, q = ''): Promise<Span[]> {
+    await page.goto(`${stack.app.url}#/funds${q ? `?q=${q}` : ''}`);
+    const links = page.locator('table.data tbody a');
+    await links.nth(skip).waitFor({ timeout: 30_000 });
+    // The list first shows the default browse; a search's own answer names what was asked.
+    if (q) await expect.poll(async () => (await links.first().textContent())?.toUpperCase(), { timeout: 30_000 }).toContain(q.toUpperCase());
+    const codes = (await links.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).hash.split('/')[2]))).slice(skip, skip + 8).map(decodeURIComponent);
+    const spans = await Promise.all(codes.map((c) => published(stack.publisher.url, c)));
+    const newest = spans.map((s) => s.latest_available_date).sort().at(-1)!;
+    const live = spans.filter((s) => s.latest_available_date === newest).slice(0, n);
+    expect(live).toHaveLength(n);
+    return live;
+  }
+
   afterAll(async () => {
     await stack?.close();
     for (const d of [dataDir, filesDir]) if (d) rmSync(d, { recursive: true, force: true });
@@ -160,8 +186,8 @@ describe.skipIf(!hasChromium)('phone and tablet e2e (built app, Chromium, touch)
     await light.waitFor({ timeout: 60_000 });
     const said = async () => (await light.textContent())!.replace(/\s+/g, ' ');
     // What the publisher's own endpoint says of this scheme, asked directly.
-    const published = (await (await fetch(`${stack.publisher.url}/mf/v1/schemes/${code}/nav`)).json()) as { count: number; first_available_date: string; latest_available_date: string };
-    const span = `${published.first_available_date} → ${published.latest_available_date} · ${published.count.toLocaleString('en-US')} NAVs`;
+    const before = await published(stack.publisher.url, code);
+    const span = `${before.first_available_date} → ${before.latest_available_date} · ${before.count.toLocaleString('en-US')} NAVs`;
     await expect.poll(said, { timeout: 60_000 }).toMatch(/fetched from the publisher .* and is kept on this device/);
     await page.getByText(span).waitFor();
     await page.locator('.chart canvas').first().waitFor();
@@ -191,8 +217,8 @@ describe.skipIf(!hasChromium)('phone and tablet e2e (built app, Chromium, touch)
     await syncButton(page).tap();
     // Current once the sync has ended and the view has checked again.
     await expect.poll(() => page.getByTestId('state-mf').textContent(), { timeout: 180_000 }).toBe('current');
-    const next = (await (await fetch(`${stack.publisher.url}/mf/v1/schemes/${code}/nav`)).json()) as typeof published;
-    expect(next.latest_available_date > published.latest_available_date).toBe(true);
+    const next = await published(stack.publisher.url, code);
+    expect(next.latest_available_date > before.latest_available_date).toBe(true);
     await page.goto(`${stack.app.url}#/funds/${code}`);
     await page.getByText(`${next.first_available_date} → ${next.latest_available_date} · ${next.count.toLocaleString('en-US')} NAVs`).waitFor({ timeout: 60_000 });
     await page.goto(`${stack.app.url}#/data`);
@@ -200,19 +226,11 @@ describe.skipIf(!hasChromium)('phone and tablet e2e (built app, Chromium, touch)
 
   it('phone, light copy: Compare fetches the funds\' histories from the publisher, computes offline after, and SQL lists them', async () => {
     const { page } = stack.s;
-    // Two live funds other than the one the page test fetched: as the publisher's endpoint tells.
-    await page.goto(`${stack.app.url}#/funds`);
-    const links = page.locator('table.data tbody a');
-    await links.nth(8).waitFor({ timeout: 30_000 });
-    const listed = (await links.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).hash.split('/')[2]))).slice(1, 9).map(decodeURIComponent);
-    type Span = { scheme_code: number; count: number; first_available_date: string; latest_available_date: string };
-    const spans = await Promise.all(listed.map(async (c) => (await (await fetch(`${stack.publisher.url}/mf/v1/schemes/${c}/nav`)).json()) as Span));
-    const newest = spans.map((s) => s.latest_available_date).sort().at(-1)!;
-    const live = spans.filter((s) => s.latest_available_date === newest).slice(0, 2);
-    expect(live).toHaveLength(2);
+    // Two live funds other than the one the page test fetched.
+    const live = await liveFunds(page, 1, 2);
     const codes = live.map((s) => String(s.scheme_code));
     const start = live.map((s) => s.first_available_date).sort().at(-1)!;
-    const end = newest;
+    const end = live[0].latest_available_date;
     const asked: string[] = [];
     page.on('request', (r) => void (r.url().includes('/mf/v1/schemes/') && asked.push(r.url())));
     await page.goto(`${stack.app.url}#/compare?symbols=${codes.join(',')}&start_date=${start}&end_date=${end}`);
@@ -249,6 +267,40 @@ describe.skipIf(!hasChromium)('phone and tablet e2e (built app, Chromium, touch)
     await page.getByRole('button', { name: 'Run' }).tap();
     await page.getByRole('status').filter({ hasText: /rows?/ }).waitFor({ timeout: 30_000 });
     expect(await page.getByLabel('Result rows').textContent()).toMatch(/true/);
+    await page.goto(`${stack.app.url}#/data`);
+  }, 300_000);
+
+  it("phone, light copy: a watched fund's history is brought up to date by the sync itself, so it draws current offline", async () => {
+    const { page } = stack.s;
+    const [fund] = await liveFunds(page, 0, 1, 'Liquid');
+    const code = String(fund.scheme_code);
+    const spanOf = (p: Span) => `${p.first_available_date} → ${p.latest_available_date} · ${p.count.toLocaleString('en-US')} NAVs`;
+    await page.goto(`${stack.app.url}#/funds/${code}`);
+    await page.getByText(spanOf(fund)).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: '☆ Watch' }).tap();
+    await page.getByRole('button', { name: '★ Watching' }).waitFor();
+
+    // The day after the one the fund page's test published.
+    await publishTiny(dataDir, ['mf'], { publishes: [{ step: 'day' }, { step: 'day' }] });
+    const next = await published(stack.publisher.url, code);
+    expect(next.latest_available_date > fund.latest_available_date).toBe(true);
+    await page.goto(`${stack.app.url}#/data`);
+    await page.getByTestId('state-mf').filter({ hasText: 'update available' }).waitFor({ timeout: 30_000 });
+    // Asked by the sync's end, not by the fund's page (which is not open).
+    const fetched = page.waitForResponse((r) => r.url().endsWith(`/mf/v1/schemes/${code}/nav`) && r.status() === 200, { timeout: 180_000 });
+    await syncButton(page).tap();
+    await fetched;
+    await expect.poll(() => page.getByTestId('state-mf').textContent(), { timeout: 180_000 }).toBe('current');
+
+    await page.context().setOffline(true);
+    try {
+      await page.goto(`${stack.app.url}#/funds/${code}`);
+      await page.getByText(spanOf(next)).waitFor({ timeout: 60_000 });
+    } finally {
+      await page.context().setOffline(false);
+    }
+    await page.getByRole('button', { name: '★ Watching' }).tap();
+    await page.getByRole('button', { name: '☆ Watch' }).waitFor();
     await page.goto(`${stack.app.url}#/data`);
   }, 300_000);
 

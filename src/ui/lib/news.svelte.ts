@@ -4,6 +4,11 @@
  * badge counts the watched items changed by the syncs after it (docs/changes.md).
  */
 import { backend, desktopBackend } from './backend.js';
+import { config, savingData } from './config.svelte.js';
+import { getEngine } from './engine.svelte.js';
+import { bringUp } from './publisher-history.js';
+import { lightCopy } from '../../core/services/mf/fetched.js';
+import { resolveSchemes } from '../../core/services/mf/resolve.js';
 import type { Changes } from '../../core/changes/shape.js';
 import type { Watch, WatchKind } from '../../core/changes/watches.js';
 
@@ -72,6 +77,20 @@ async function notify(): Promise<void> {
   note.onclick = () => (location.hash = '#/news');
 }
 
+/**
+ * On a light copy, after a sync: the watched funds' kept histories are brought up to the new snapshot,
+ * so a followed fund's page draws its latest NAVs later, offline too (a few small requests, one per
+ * watched fund not yet current). Not when the browser asks to save data; a fund's page fetches then.
+ */
+export async function keepWatchedCurrent(): Promise<number> {
+  const ids = news.watches.filter((w) => w.kind === 'scheme').map((w) => w.key ?? w.id);
+  if (!ids.length || !navigator.onLine || savingData()) return 0;
+  const engine = await getEngine();
+  if (!(await lightCopy(engine))) return 0;
+  const schemes = (await resolveSchemes(engine, ids)).flatMap((r) => (r.ok ? [r.scheme] : []));
+  return (await bringUp(config.value!.sources.mf, schemes)).fetched;
+}
+
 /** Started once by the nav: counts at start, and again after each recorded sync. */
 export function watchNews(): () => void {
   void refreshNews().catch(() => undefined);
@@ -80,5 +99,6 @@ export function watchNews(): () => void {
     if (e.type !== 'changes') return;
     void refreshNews().catch(() => undefined);
     void notify().catch(() => undefined);
+    void keepWatchedCurrent().catch(() => undefined);
   });
 }

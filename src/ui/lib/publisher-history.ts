@@ -67,10 +67,10 @@ export interface Brought {
 
 /**
  * Brings these schemes' kept histories up to the snapshot's latest NAV, fetching those missing or
- * behind (one request each, well inside the publisher's 300 a minute), then holds every kept history.
- * A scheme that cannot be fetched keeps its older copy, if it has one, and is named in `failed`.
+ * behind (one request each, well inside the publisher's 300 a minute). A scheme that cannot be fetched
+ * keeps its older copy, if it has one, and is named in `failed`.
  */
-export async function bringUp(engine: Engine, base: string, schemes: readonly ResolvedScheme[]): Promise<Brought> {
+export async function bringUp(base: string, schemes: readonly ResolvedScheme[]): Promise<Brought> {
   const out: Brought = { fetched: 0, bytes: 0, failed: [] };
   for (const s of schemes) {
     const kept = await keptHistory(s.scheme_code);
@@ -82,6 +82,5 @@ export async function bringUp(engine: Engine, base: string, schemes: readonly Re
       out.failed.push(`${s.scheme_name} (${s.scheme_code}): ${errorText(e)}`);
     }
   }
-  await holdKept(engine);
   return out;
 }
