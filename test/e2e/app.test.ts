@@ -129,14 +129,15 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
     await screenshot(page, 'fund-scheme-dark');
     await page.getByLabel('Theme').selectOption('system');
 
-    // The page's Compare opens Compare with this fund, computed against the default benchmark.
+    // The page's Compare opens Compare with this fund, computed against the Nifty 50.
     const code = decodeURIComponent(new URL(page.url()).hash.split('/')[2].split('?')[0]);
     expect(await page.locator('.page-head .badge').textContent()).toBe('active');
     await page.locator('.page-head').getByRole('link', { name: 'Compare' }).click();
-    await page.waitForURL(new RegExp(`#/compare\\?symbols=${code}$`));
+    await page.waitForURL(new RegExp(`#/compare\\?symbols=${code}&benchmark=%5ENSEI$`));
     const metrics = page.getByRole('region', { name: 'Metrics' });
     await metrics.waitFor({ timeout: 60_000 });
     expect(await metrics.locator('thead').textContent()).toContain(code);
+    expect(await metrics.getByText(/^against /).textContent()).toMatch(/^against \^NSEI · /);
   }, 90_000);
 
   it('red flags: ranked scorecard → company page with its tables', async () => {

@@ -13,6 +13,8 @@ export const MAX_SYMBOLS = 6;
 export const DEFAULT_BENCHMARK = 'SPY';
 /** A benchmark to offer first where SPY is not held: the index SPY tracks, then the others. */
 export const BENCHMARK_PREFERENCE = [DEFAULT_BENCHMARK, '^GSPC'] as const;
+/** What an Indian mutual fund is measured against when none is named (the app's Compare from a fund's page): the Nifty 50. */
+export const FUND_BENCHMARK = '^NSEI';
 export const DEFAULT_RISK_FREE_RATE = 0;
 export const PRECISIONS = ['display', 'full'] as const;
 export type Precision = (typeof PRECISIONS)[number];
