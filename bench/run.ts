@@ -34,6 +34,7 @@ import type { Scale } from '../src/gen/options.js';
 import { NativeEngine } from './native-engine.js';
 import { mfBenchCases } from './mf.js';
 import { benchCompare } from './compare.js';
+import { lightCompareCases } from './light-compare.js';
 import { indicatorBenchCases, flagsBenchCases } from './cases.js';
 import { httpCases } from './http.js';
 import { interleaved, measure, printTable, ratio, stats, time, warmUp, writeResults, type BenchResult, type Stats } from './lib.js';
@@ -340,6 +341,7 @@ async function main() {
   // The few-call regime: the server in a process of its own, so after the in-process query cases.
   if (wants('http')) results.push(...(await httpCases(givenStore ?? storeDir, root, wants, child)));
   if (wants('compare')) results.push(...(await benchCompare(repeats)));
+  if (!givenStore && wants('light compare')) results.push(...(await lightCompareCases({ pub, storeDir, root, repeats })));
   if (!givenStore) {
     // The app's cases last: the browser's processes would otherwise share the CPU with the timed Node cases.
     const publisher = await startPublisher({ dataDir: pub, limits: 'spec' });

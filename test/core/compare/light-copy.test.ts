@@ -91,11 +91,21 @@ describe('compare on a light copy', () => {
     expect(await rows(light, 'mf_fetched.nav')).toEqual(await rows(full, 'mf.nav'));
   });
 
-  it('holds again from scratch: a second hold replaces the first, and a store with mf.nav ignores it', { timeout: 60_000 }, async () => {
+  it('holds again from scratch: a second hold replaces the first, the same one is not written twice, and a store with mf.nav ignores it', { timeout: 60_000 }, async () => {
     const one = (await publisherSchemeNav(fetch, publisher.url, code)).nav;
     expect(await holdFetchedNavs(light.engine, [one, one])).toBe(one.count);
     const [{ n }] = await light.engine.all<{ n: number }>('SELECT count(DISTINCT scheme_code)::INTEGER AS n FROM mf_fetched.nav');
     expect(n).toBe(1);
+
+    // The same histories again are not written again; a table gone (dropped in the SQL workbench) is.
+    const marker = async () => (await light.engine.all<{ m: number }>('SELECT count(*)::INTEGER AS m FROM mf_fetched.nav WHERE nav = -1'))[0].m;
+    await light.engine.exec('INSERT INTO mf_fetched.nav VALUES (1, DATE \'2000-01-01\', -1, \'marker\', NULL)');
+    await holdFetchedNavs(light.engine, [one]);
+    expect(await marker()).toBe(1);
+    await light.engine.exec('DROP TABLE mf_fetched.nav');
+    expect(await holdFetchedNavs(light.engine, [one])).toBe(one.count);
+    expect(await marker()).toBe(0);
+    expect((await light.engine.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM mf_fetched.nav'))[0].n).toBe(one.count);
 
     await holdFetchedNavs(full.engine, [one]);
     expect((await openPriceSource(full.engine)).tables).not.toContain('mf_fetched.nav');
