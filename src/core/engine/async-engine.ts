@@ -83,11 +83,17 @@ export abstract class AsyncEngine implements Engine {
   arrow(sql: string, params?: Param[]): Promise<Table> {
     return this.serial(async () => {
       // `[]` asks for the kept prepared statement of a parameter-free query (one statement only)
-      if (!params) return this.cancellable ? this.collect(await this.conn.send(sql, true)) : await this.conn.query(sql);
+      if (!params) {
+        const table = this.cancellable ? await this.collect(await this.conn.send(sql, true)) : await this.conn.query(sql);
+        await this.statements.ran(sql);
+        return table;
+      }
       // Kept: a statement prepared per call cost two more round trips to the worker, and its planning.
       const stmt = await this.statements.get(sql, (q) => this.conn.prepare(q));
       try {
-        return this.cancellable ? await this.collect(await stmt.send(...params)) : await stmt.query(...params);
+        const table = this.cancellable ? await this.collect(await stmt.send(...params)) : await stmt.query(...params);
+        await this.statements.ran(sql);
+        return table;
       } catch (e) {
         await this.statements.forget(sql);
         throw e;
@@ -98,11 +104,17 @@ export abstract class AsyncEngine implements Engine {
   protected readonly statements = new KeptStatements<duckdb.AsyncPreparedStatement>();
 
   exec(sql: string): Promise<void> {
-    return this.serial(async () => void (await this.conn.query(sql)));
+    return this.serial(async () => {
+      await this.conn.query(sql);
+      await this.statements.ran(sql);
+    });
   }
 
   insertArrowIPC(ipc: Uint8Array, t: { schema?: string; name: string; create: boolean }): Promise<void> {
-    return this.serial(() => this.conn.insertArrowFromIPCStream(ipc, { name: t.name, schema: t.schema, create: t.create })).catch((e) => {
+    return this.serial(async () => {
+      await this.conn.insertArrowFromIPCStream(ipc, { name: t.name, schema: t.schema, create: t.create });
+      if (t.create) await this.statements.clear();
+    }).catch((e) => {
       throw readableError(e);
     });
   }

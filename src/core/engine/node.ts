@@ -144,10 +144,16 @@ export class NodeEngine implements Engine {
 
   async arrow(sql: string, params?: Param[]): Promise<Table> {
     // `[]` asks for the kept prepared statement of a parameter-free query (one statement only)
-    if (!params) return this.conn.query(sql);
+    if (!params) {
+      const table = this.conn.query(sql);
+      await this.statements.ran(sql);
+      return table;
+    }
     const stmt = await this.statements.get(sql, (q) => this.conn.prepare(q));
     try {
-      return stmt.query(...params);
+      const table = stmt.query(...params);
+      await this.statements.ran(sql);
+      return table;
     } catch (e) {
       await this.statements.forget(sql);
       throw e;
@@ -158,6 +164,7 @@ export class NodeEngine implements Engine {
 
   async exec(sql: string): Promise<void> {
     this.conn.query(sql);
+    await this.statements.ran(sql);
   }
 
   async insertArrowIPC(ipc: Uint8Array, t: { schema?: string; name: string; create: boolean }): Promise<void> {
@@ -166,6 +173,7 @@ export class NodeEngine implements Engine {
     } catch (e) {
       throw readableError(e);
     }
+    if (t.create) await this.statements.clear();
   }
 
   async registerFile(name: string, filePath: string): Promise<void> {
