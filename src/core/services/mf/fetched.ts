@@ -36,9 +36,9 @@ export async function holdFetchedNavs(engine: Engine, navs: readonly SchemeNav[]
   const signature = hold.map((s) => `${s.scheme_code}:${s.latest_available_date}:${s.count}`).join(',');
   const [{ n }] = await engine.all<{ n: number }>(HELD);
   if (Number(n) > 0 && held.get(engine) === signature) return rows;
-  // Emptied, not replaced: replacing the table at each change (CREATE OR REPLACE, or a new in-memory
-  // database) left every later comparison ~2.2x slower in DuckDB-WASM (29 -> 66 ms after 31 changes,
-  // demo scale); DELETE keeps it at its speed (docs/mobile.md).
+  // Emptied, not replaced: a replaced table is a catalog change, after which the engine prepares its
+  // kept statements anew (Compare's planning again, ~30 ms at demo scale; before the engines did, it
+  // left every later comparison ~2.2x slower: docs/performance.md, "Kept statements after a catalog change").
   if (Number(n) === 0) await engine.exec(`ATTACH IF NOT EXISTS ':memory:' AS ${FETCHED_DATABASE}; ${CREATE}`);
   else await engine.exec(`DELETE FROM ${FETCHED_DATABASE}.nav`);
   held.delete(engine);
