@@ -267,6 +267,14 @@ describe.skipIf(!hasChromium)('phone and tablet e2e (built app, Chromium, touch)
     await page.getByRole('button', { name: 'Run' }).tap();
     await page.getByRole('status').filter({ hasText: /rows?/ }).waitFor({ timeout: 30_000 });
     expect(await page.getByLabel('Result rows').textContent()).toMatch(/true/);
+    // Every example runs here too: on a light copy the history examples read the fetched histories.
+    const examples = page.locator('.examples button');
+    for (let i = 0; i < (await examples.count()); i++) {
+      await examples.nth(i).tap();
+      await page.getByRole('button', { name: 'Run', exact: true }).tap();
+      await page.getByRole('status').filter({ hasText: /rows?/ }).waitFor({ timeout: 30_000 });
+      expect(await page.getByRole('alert').count(), (await examples.nth(i).textContent()) ?? '').toBe(0);
+    }
     await page.goto(`${stack.app.url}#/data`);
   }, 300_000);
 

@@ -5,7 +5,17 @@ export interface Example {
   sql: string;
 }
 
-export const EXAMPLES: Example[] = [
+/** Where the NAV history examples read: mf.nav, or on a light copy the histories fetched on this device. */
+interface History {
+  nav: string;
+  /** A scheme the history holds: `fn` is min or max. */
+  scheme(fn: 'min' | 'max'): string;
+}
+
+const FULL: History = { nav: 'mf.nav', scheme: (fn) => `(SELECT ${fn}(scheme_code) FROM mf.latest WHERE is_active)` };
+const LIGHT: History = { nav: 'mf_fetched.nav', scheme: (fn) => `(SELECT ${fn}(scheme_code) FROM mf_fetched.nav)` };
+
+const EXAMPLES = (h: History): Example[] => [
   {
     title: 'Sort quarters by their end date',
     teaches: 'aaum_quarter is a text label and does not sort chronologically; aaum_quarter_end does.',
@@ -20,8 +30,8 @@ ORDER BY aaum_quarter_end DESC;`,
     title: 'Cast DECIMAL before float arithmetic',
     teaches: 'NAV is DECIMAL in parquet: cast to DOUBLE before mixing with floats.',
     sql: `SELECT scheme_code, date, nav, nav::DOUBLE / first_value(nav::DOUBLE) OVER w AS growth_of_1
-FROM mf.nav
-WHERE scheme_code = (SELECT min(scheme_code) FROM mf.latest WHERE is_active)
+FROM ${h.nav}
+WHERE scheme_code = ${h.scheme('min')}
 WINDOW w AS (ORDER BY date)
 ORDER BY date;`,
   },
@@ -39,8 +49,8 @@ GROUP BY ALL ORDER BY schemes DESC;`,
     title: 'Filter NAV history by scheme_code',
     teaches: 'The full-history file is clustered by scheme_code: filtering on it is cheap; on date or name it scans everything.',
     sql: `SELECT date, nav
-FROM mf.nav
-WHERE scheme_code = (SELECT max(scheme_code) FROM mf.latest WHERE is_active)
+FROM ${h.nav}
+WHERE scheme_code = ${h.scheme('max')}
 ORDER BY date DESC
 LIMIT 100;`,
   },
@@ -67,3 +77,8 @@ SELECT database_name, view_name, 'view' FROM duckdb_views() WHERE NOT internal
 ORDER BY ALL;`,
   },
 ];
+
+/** The examples for this store: on a light copy (no mf.nav) the history examples read mf_fetched.nav, so each runs. */
+export function examples(light: boolean): Example[] {
+  return EXAMPLES(light ? LIGHT : FULL);
+}
