@@ -4,11 +4,10 @@
  * badge counts the watched items changed by the syncs after it (docs/changes.md).
  */
 import { backend, desktopBackend } from './backend.js';
-import { config, savingData } from './config.svelte.js';
+import { savingData } from './config.svelte.js';
 import { getEngine } from './engine.svelte.js';
 import { bringUp } from './publisher-history.js';
 import { lightCopy } from '../../core/services/mf/fetched.js';
-import { resolveSchemes } from '../../core/services/mf/resolve.js';
 import type { Changes } from '../../core/changes/shape.js';
 import type { Watch, WatchKind } from '../../core/changes/watches.js';
 
@@ -87,8 +86,7 @@ export async function keepWatchedCurrent(): Promise<number> {
   if (!ids.length || !navigator.onLine || savingData()) return 0;
   const engine = await getEngine();
   if (!(await lightCopy(engine))) return 0;
-  const schemes = (await resolveSchemes(engine, ids)).flatMap((r) => (r.ok ? [r.scheme] : []));
-  return (await bringUp(config.value!.sources.mf, schemes)).fetched;
+  return (await bringUp(engine, ids)).fetched;
 }
 
 /** Started once by the nav: counts at start, and again after each recorded sync. */

@@ -1,10 +1,11 @@
 import { get, getMany, set, update, del } from 'idb-keyval';
 import { publisherSchemeNav } from '../../core/services/mf/publisher-nav.js';
 import { holdFetchedNavs, lightCopy } from '../../core/services/mf/fetched.js';
-import type { ResolvedScheme } from '../../core/services/mf/resolve.js';
+import { resolveSchemes } from '../../core/services/mf/resolve.js';
 import type { SchemeNav } from '../../core/services/mf/nav.js';
 import type { Engine } from '../../core/engine/engine.js';
 import { errorText } from './call.svelte.js';
+import { config } from './config.svelte.js';
 
 /**
  * Fund histories fetched one at a time from the publisher's NAV endpoint, for a store that keeps the
@@ -66,17 +67,20 @@ export interface Brought {
 }
 
 /**
- * Brings these schemes' kept histories up to the snapshot's latest NAV, fetching those missing or
- * behind (one request each, well inside the publisher's 300 a minute). A scheme that cannot be fetched
- * keeps its older copy, if it has one, and is named in `failed`.
+ * Brings the kept histories of the schemes `ids` name (codes or ISINs; other ids are not schemes and are
+ * passed over) up to the snapshot's latest NAV, fetching from the MF source those missing or behind (one
+ * request each, well inside the publisher's 300 a minute). A scheme that cannot be fetched keeps its
+ * older copy, if it has one, and is named in `failed`.
  */
-export async function bringUp(base: string, schemes: readonly ResolvedScheme[]): Promise<Brought> {
+export async function bringUp(engine: Engine, ids: readonly string[]): Promise<Brought> {
   const out: Brought = { fetched: 0, bytes: 0, failed: [] };
-  for (const s of schemes) {
+  for (const r of await resolveSchemes(engine, [...ids])) {
+    if (!r.ok) continue;
+    const s = r.scheme;
     const kept = await keptHistory(s.scheme_code);
     if (kept && !behind(kept, s.nav_date)) continue;
     try {
-      out.bytes += (await fetchHistory(base, String(s.scheme_code))).bytes;
+      out.bytes += (await fetchHistory(config.value!.sources.mf, String(s.scheme_code))).bytes;
       out.fetched += 1;
     } catch (e) {
       out.failed.push(`${s.scheme_name} (${s.scheme_code}): ${errorText(e)}`);

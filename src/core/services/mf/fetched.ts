@@ -1,4 +1,5 @@
 import type { Engine } from '../../engine/engine.js';
+import { perGeneration } from '../../engine/generation.js';
 import type { SchemeNav } from './nav.js';
 
 /**
@@ -59,8 +60,14 @@ const COPY = `SELECT count(*) FILTER (WHERE name = 'latest') AS latest, count(*)
 FROM (SELECT table_name AS name FROM duckdb_tables() WHERE database_name = 'mf'
       UNION ALL SELECT view_name FROM duckdb_views() WHERE database_name = 'mf')`;
 
-/** Whether the store keeps the light copy: MF's snapshot (mf.latest) without its history (mf.nav). */
-export async function lightCopy(engine: Engine): Promise<boolean> {
-  const [{ latest, nav }] = await engine.all<{ latest: number; nav: number }>(COPY);
-  return Number(latest) > 0 && Number(nav) === 0;
+/**
+ * Whether the store keeps the light copy: MF's snapshot (mf.latest) without its history (mf.nav). Asked
+ * once per data generation: listing the catalog loads every attached database's metadata (see
+ * services/sync-status.ts), and Compare, the SQL view and each sync's end ask.
+ */
+export function lightCopy(engine: Engine): Promise<boolean> {
+  return perGeneration(engine, 'mf:light-copy', async () => {
+    const [{ latest, nav }] = await engine.all<{ latest: number; nav: number }>(COPY);
+    return Number(latest) > 0 && Number(nav) === 0;
+  });
 }
