@@ -4,7 +4,7 @@ import { sqlString, type AttachHost, type DatabaseHost } from '../sync/host.js';
 import { UserData } from './user.js';
 import { writeChangeTables } from '../changes/tables.js';
 import { newGeneration } from '../engine/generation.js';
-import { baseAlias } from '../sync/refresh/overlay.js';
+import { baseAlias, DELTA_TABLE } from '../sync/refresh/overlay.js';
 import { fileState, type DatasetState, type StateStore, type StoreState } from '../sync/metadata.js';
 import type { DriftNotice } from '../sync/drift.js';
 import type { HistoryRefresh } from '../sync/progress.js';
@@ -146,7 +146,10 @@ export class Store {
     }
     await this.writeStatusTable(s);
     const generatedAt = new Map(SERVICES.flatMap((svc) => (s.datasets[svc] ? [[svc, s.datasets[svc]!.generated_at] as const] : [])));
-    newGeneration(this.engine, { generatedAt });
+    const overlaid = new Map(
+      SERVICES.flatMap((svc) => (s.datasets[svc]?.history?.base ? [[svc, { base: `${baseAlias(svc)}.main.nav`, delta: `${svc}.main.${DELTA_TABLE}` }] as const] : [])),
+    );
+    newGeneration(this.engine, { generatedAt, overlaid });
     this.written = json;
   }
 

@@ -8,6 +8,17 @@ import type { Engine } from './engine.js';
  */
 export interface GenerationRecord {
   generatedAt: ReadonlyMap<string, string | null>;
+  /**
+   * Services whose history the store reads through a view over a base table and the rows taken in
+   * since (sync/refresh/overlay.ts), with those two tables' qualified names. Absent: a plain table.
+   */
+  overlaid: ReadonlyMap<string, OverlaidHistory>;
+}
+
+/** The two tables behind a refreshed history's view, as SQL names (the store's aliases, not user input). */
+export interface OverlaidHistory {
+  base: string;
+  delta: string;
 }
 
 /**

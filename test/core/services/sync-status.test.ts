@@ -26,7 +26,7 @@ describe('hasSyncStatus (real DuckDB-WASM)', async () => {
 
   it("a generation the store recorded is answered from its record, without reading the table", async () => {
     await engine.exec('DROP TABLE IF EXISTS main.sync_status');
-    newGeneration(engine, { generatedAt: new Map([['mf', '2026-11-20T18:30:00Z'], ['flags', null]]) });
+    newGeneration(engine, { generatedAt: new Map([['mf', '2026-11-20T18:30:00Z'], ['flags', null]]), overlaid: new Map() });
     // No table: any statement would say so; the record answers.
     expect(await hasSyncStatus(engine)).toBe(true);
     expect(await recordedGeneratedAt(engine, 'mf')).toEqual(['2026-11-20T18:30:00Z']);

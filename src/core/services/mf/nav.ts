@@ -2,6 +2,7 @@ import type { Engine, Param } from '../../engine/engine.js';
 import { MfError, schemeNotFound, type NavParams, type NavWindow } from '../../contract/mf-params.js';
 import { resolveSchemes, type ResolvedScheme } from './resolve.js';
 import { findSuccessors, type Successor } from './lineage.js';
+import { navTail, tailRows, type NavColumns } from './nav-tail.js';
 
 export interface NavPoint {
   date: string;
@@ -48,10 +49,10 @@ export interface NavBatch {
  * `date >= coalesce(?::DATE, DATE '0001-01-01')` evaluated on every row of the wanted schemes was half
  * the statement's CPU for one scheme's whole history (7.5k rows: 13 -> 6.5 ms).
  */
-const wantedRows = (one: boolean, since: boolean, to: boolean) => {
+const wantedRows = (one: boolean, since: boolean, to: boolean, table: string) => {
   const dates = [...(since ? ['n.date >= ?::DATE'] : []), ...(to ? ['n.date <= ?::DATE'] : [])];
   const from = one
-    ? `SELECT n.scheme_code, n.date, n.nav FROM mf.nav n WHERE n.scheme_code = ?::INTEGER`
+    ? `SELECT n.scheme_code, n.date, n.nav FROM ${table} n WHERE n.scheme_code = ?::INTEGER`
     : `WITH wanted AS (SELECT unnest(string_split(?, ','))::INTEGER AS scheme_code)\n` +
       `SELECT n.scheme_code, n.date, n.nav FROM mf.nav n JOIN wanted w ON n.scheme_code = w.scheme_code`;
   return dates.length ? `${from}\n${one ? 'AND' : 'WHERE'} ${dates.join(' AND ')}` : from;
@@ -66,10 +67,11 @@ const OUT = (t: string) => `${t}.scheme_code, ${t}.date::VARCHAR AS date, ${t}.n
 /**
  * The rows in the window, or with `latest` each scheme's last row in it: (scheme_code, date, nav) by
  * code and date when `ordered`; else (one scheme) as the table holds them, put in date order by navRows.
+ * `table`: where one scheme's rows are read (a refreshed history's base table, see navRows).
  */
-export function navStatement(codes: number[], w: NavWindow): { sql: string; params: Param[]; ordered: boolean } {
+export function navStatement(codes: number[], w: NavWindow, table = 'mf.nav'): { sql: string; params: Param[]; ordered: boolean } {
   const one = codes.length === 1;
-  const rows = wantedRows(one, Boolean(w.since), Boolean(w.to));
+  const rows = wantedRows(one, Boolean(w.since), Boolean(w.to), table);
   const params: Param[] = [codes.join(','), ...(w.since ? [w.since] : []), ...(w.to ? [w.to] : [])];
   // One scheme's rows are put in date order by navRows; its latest is one row.
   if (!w.latest) return { sql: `SELECT ${OUT('r')} FROM (${rows}) r${one ? '' : '\nORDER BY r.scheme_code, r.date'}`, params, ordered: !one };
@@ -79,9 +81,6 @@ export function navStatement(codes: number[], w: NavWindow): { sql: string; para
 ) r${one ? '' : '\nORDER BY r.scheme_code'}`;
   return { sql, params, ordered: !one };
 }
-
-/** NAV rows as columns: scheme codes, dates (YYYY-MM-DD), values. */
-export type NavColumns = [number[], string[], number[]];
 
 /** Days before a latest window's end that hold the last NAV of every scheme that publishes at all often. */
 const LATEST_LOOKBACK_DAYS = 31;
@@ -97,14 +96,23 @@ const daysBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00
  * of the schemes asked for), then, for the schemes with no row there (ended, not yet launched, or
  * publishing rarely), the whole window again. Exact either way: a scheme with a row in the short
  * window has its last row of the whole window there. The second statement's rows come after the
- * first's; each statement's are by code and date.
+ * first's; each statement's are by code and date. One scheme's history on a refreshed store reads
+ * the base table and the newer days kept in memory (nav-tail.ts), not the view over both.
  */
 export async function navRows(engine: Engine, codes: number[], w: NavWindow, newest?: string): Promise<NavColumns> {
+  const rows = async (c: number[], win: NavWindow, table?: string) => {
+    const { sql, params, ordered } = navStatement(c, win, table);
+    return { cols: (await engine.columns(sql, params)) as NavColumns, ordered };
+  };
   const run = async (c: number[], win: NavWindow) => {
-    const { sql, params, ordered } = navStatement(c, win);
-    const cols = (await engine.columns(sql, params)) as NavColumns;
+    const { cols, ordered } = await rows(c, win);
     return ordered ? cols : byDate(cols);
   };
+  if (codes.length === 1 && !w.latest) {
+    // A refreshed history: its base table, then the newer days kept in memory (nav-tail.ts).
+    const tail = await navTail(engine);
+    if (tail) return byDate(joined([(await rows(codes, w, tail.base)).cols, tailRows(tail, codes[0], w.since, w.to)]));
+  }
   const end = w.to ?? newest;
   const from = w.latest && end ? daysBefore(end, LATEST_LOOKBACK_DAYS) : null;
   if (!from || (w.since && w.since >= from)) return run(codes, w);
@@ -112,12 +120,17 @@ export async function navRows(engine: Engine, codes: number[], w: NavWindow, new
   const seen = new Set(near[0]);
   const rest = codes.filter((c) => !seen.has(c));
   if (rest.length === 0) return near;
-  const far = await run(rest, w);
-  return [
-    [...near[0], ...far[0]],
-    [...near[1], ...far[1]],
-    [...near[2], ...far[2]],
-  ];
+  return joined([near, await run(rest, w)]);
+}
+
+/** `b`'s rows after `a`'s, in `a` (each a statement's own new columns). */
+function joined([a, b]: [NavColumns, NavColumns]): NavColumns {
+  for (let i = 0; i < b[0].length; i++) {
+    a[0].push(b[0][i]);
+    a[1].push(b[1][i]);
+    a[2].push(b[2][i]);
+  }
+  return a;
 }
 
 /**
