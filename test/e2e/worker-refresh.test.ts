@@ -2,7 +2,7 @@
  * Issue 20 in the browser, through the harness page (test/e2e/harness): the MF history refreshed by
  * day through the sync worker into OPFS, the page reloaded between syncs and closed at steps of the
  * refresh; each publish ends equal to Node's fresh sync of it (row count and row hash of every table,
- * mf.nav the view over base and deltas). The default run stops the page at the delta; ALMANAC_LONG=1
+ * mf.nav the view over base and deltas), and one scheme's NAV answered as Node answers it. The default run stops the page at the delta; ALMANAC_LONG=1
  * also at the plan and before the switch.
  */
 import path from 'node:path';
@@ -13,6 +13,8 @@ import { historyFiles } from '../../src/core/sync/refresh/history.js';
 import type { SyncOutcome } from '../../src/ui/lib/backend-api.js';
 import { publishTiny } from '../helpers/tiny-data.js';
 import { checksums } from '../reliability/store-check.js';
+import { openStore } from '../../src/core/database/node.js';
+import { runCalls } from './harness/calls.js';
 import { LONG } from '../reliability/figures.js';
 import { SOURCES, startHarness, type HarnessStack } from './harness/stack.js';
 import { hasChromium, launch } from './browser.js';
@@ -68,6 +70,16 @@ describe.skipIf(!hasChromium)('MF history refresh in Chromium (harness page, pub
         const keep = new Set([d.database, `${d.database}.wal`, ...Object.values(d.sources).map((x) => x.store), ...historyFiles(d.history)]);
         expect((await page.evaluate(() => harness.opfs())).filter((f) => files.belongsTo('mf', f) && !keep.has(f))).toEqual([]);
         before = await page.evaluate(() => harness.checksums('mf'));
+        // One scheme's history reads the base table and the tail of newer days in memory (services/mf/nav-tail.ts):
+        // the worker's answer equals Node's over the fresh sync, new days included.
+        const browserCalls = await page.evaluate(() => harness.calls());
+        const store = await openStore(refDir);
+        const { node, newest } = await (async () => {
+          const [{ newest }] = await store.engine.all<{ newest: string }>('SELECT max(nav_date)::VARCHAR AS newest FROM mf.latest');
+          return { node: await runCalls(store.engine), newest };
+        })().finally(() => store.close());
+        expect((node['mf nav'] as { latest_available_date: string }).latest_available_date).toBe(newest);
+        expect(browserCalls['mf nav']).toEqual(node['mf nav']);
       }
     } finally {
       await page?.close().catch(() => undefined);
