@@ -119,6 +119,7 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
     const first = page.locator('table.data tbody a').first();
     await expect.poll(async () => (await first.textContent())?.toUpperCase(), { timeout: 30_000 }).toContain('HDFC');
     await screenshot(page, 'funds-search');
+    const other = decodeURIComponent((await page.locator('table.data tbody a').nth(1).getAttribute('href'))!.split('/')[2].split('?')[0]);
     await first.click();
     await page.getByRole('heading', { name: 'NAV history' }).waitFor({ timeout: 30_000 });
     await page.locator('.chart canvas').first().waitFor();
@@ -138,6 +139,14 @@ describe.skipIf(!hasChromium)('app e2e (built app, publisher on 127.0.0.1, Chrom
     await metrics.waitFor({ timeout: 60_000 });
     expect(await metrics.locator('thead').textContent()).toContain(code);
     expect(await metrics.getByText(/^against /).textContent()).toMatch(/^against \^NSEI · /);
+    // A link to another comparison, followed while Compare is open, is computed.
+    expect(other).not.toBe(code);
+    await page.evaluate((h) => (location.hash = h), `#/compare?symbols=${other}&benchmark=%5ENSEI`);
+    await expect.poll(async () => metrics.locator('thead').textContent(), { timeout: 60_000 }).toContain(other);
+    expect(await metrics.locator('thead').textContent()).not.toContain(code);
+    // The form shows the link's securities.
+    expect(await page.getByRole('button', { name: `Remove ${other}` }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: `Remove ${code}` }).count()).toBe(0);
   }, 90_000);
 
   it('red flags: ranked scorecard → company page with its tables', async () => {
