@@ -208,7 +208,7 @@ async function syncAndQuery() {
       // `--minutes M`: no new day published once the refreshes took M minutes (a session's time box).
       const minutes = typeof args.flags.minutes === 'string' ? Number(args.flags.minutes) : undefined;
       const appDir = wants('one-day (Chromium)') && hasChromium ? APP_DIR : undefined;
-      results.push(...(await oneDayCases({ scale, root, pub, child, days, minutes, repeats: 40, appDir })));
+      results.push(...(await oneDayCases({ scale, root, pub, child, days, minutes, repeats: 100, appDir })));
     }
   } finally {
     await publisher.close();

@@ -22,6 +22,8 @@ export interface NavTail {
   /** Days since 1970-01-01. */
   days: Int32Array;
   navs: Float64Array;
+  /** Each day's YYYY-MM-DD once made: the tail holds few distinct days, asked over and over. */
+  iso: Map<number, string>;
 }
 
 const DAY_MS = 86_400_000;
@@ -45,7 +47,7 @@ async function readTail(engine: Engine, h: OverlaidHistory): Promise<NavTail | n
     // Out of order after all: the view answers, as it always can.
     if (codes[i - 1] > codes[i] || (codes[i - 1] === codes[i] && days[i - 1] >= days[i])) return null;
   }
-  return { base: h.base, codes, days, navs };
+  return { base: h.base, codes, days, navs, iso: new Map() };
 }
 
 /** First index in `codes` (sorted) whose value is >= `code`. */
@@ -69,7 +71,9 @@ export function tailRows(tail: NavTail, code: number, since?: string, to?: strin
     const d = tail.days[i];
     if (d < from || d > until) continue;
     out[0].push(code);
-    out[1].push(isoOf(d));
+    let iso = tail.iso.get(d);
+    if (iso === undefined) tail.iso.set(d, (iso = isoOf(d)));
+    out[1].push(iso);
     out[2].push(tail.navs[i]);
   }
   return out;
