@@ -14,6 +14,7 @@ import path from 'node:path';
 import { startPublisher } from '../src/publisher/server.js';
 import type { Scale } from '../src/gen/options.js';
 import { FIRST_AS_OF, readGenState } from '../src/gen/timeline.js';
+import { harnessPair } from './chromium-pair.js';
 import { appSyncs, type AppSync, type ChildResult } from './chromium.js';
 import { ratio, stats, type BenchResult } from './lib.js';
 
@@ -57,6 +58,8 @@ export async function oneDayCases(o: { scale: Scale; root: string; pub: string; 
   const historyFile = path.join(daily, 'mf', 'mf_nav_master.parquet');
   const publisher = await startPublisher({ dataDir: daily, limits: 'spec' });
   const browser = o.appDir ? await appSyncs(o.appDir, publisher.url) : null;
+  // Chromium's query pairing: two harness stores beside the app's (bench/chromium-pair.ts).
+  const harnesses = o.appDir ? await harnessPair(publisher.url) : null;
   const { generate } = await import('../src/gen/mf.js');
   const sides: Side[] = [
     {
@@ -73,6 +76,7 @@ export async function oneDayCases(o: { scale: Scale; root: string; pub: string; 
   try {
     const first: number[] = [];
     for (const side of sides) first.push((await side.sync()).ms);
+    await harnesses?.sync(0);
     const runs: Run[][] = sides.map(() => []);
     const end = performance.now() + (o.minutes ?? Infinity) * 60_000;
     let days = 0;
@@ -93,6 +97,7 @@ export async function oneDayCases(o: { scale: Scale; root: string; pub: string; 
         runs[i].push(run);
         console.log(`day ${day}${run.monday ? ' (Monday)' : ''}, ${side.name}: ${run.bytes} bytes moved, ${((100 * run.bytes) / run.history).toFixed(2)} % of the ${run.history}-byte history, ${Math.round(run.ms)} ms (load ${run.load.toFixed(1)}): ${run.detail}`);
       }
+      await harnesses?.sync(0);
       const now = performance.now();
       if (now + (now - t) > end) break;
     }
@@ -101,21 +106,29 @@ export async function oneDayCases(o: { scale: Scale; root: string; pub: string; 
     await o.child('sync', publisher.url, fresh, 'mf');
     // Both stores in one process, taking turns on one engine (bench/child.ts `mf-queries`).
     const { cpu } = (await o.child('mf-queries', store, fresh, String(o.repeats))) as unknown as { cpu: Record<string, [number, number]> };
-    for (const [name, [refreshed, whole]] of Object.entries(cpu)) {
-      out.push({
-        case: `${name}, after ${days} one-day refreshes vs a fresh store`,
-        unit: 'ms',
-        measure: 'cpu',
-        almanac: refreshed,
-        reference: { name: 'the same publish synced fresh (mf.nav one table)', value: whole },
-        ratio: ratio(refreshed, whole),
-        target: '<= 1.1x the fresh store',
-        met: refreshed <= 1.1 * whole,
-        note: `CPU medians of ${o.repeats} calls each, one engine attaching the two stores in turn (runs of 10, ABBA order)`,
-      });
+    const paired = (name: string, [refreshed, whole]: [number, number], where: string, measure: 'cpu' | 'wall', note: string): BenchResult => ({
+      case: `${name}, after ${days} one-day refreshes vs a fresh store${where}`,
+      unit: 'ms',
+      measure,
+      almanac: refreshed,
+      reference: { name: 'the same publish synced fresh (mf.nav one table)', value: whole },
+      ratio: ratio(refreshed, whole),
+      target: '<= 1.1x the fresh store',
+      met: refreshed <= 1.1 * whole,
+      note,
+    });
+    for (const [name, pair] of Object.entries(cpu)) {
+      out.push(paired(name, pair, '', 'cpu', `CPU medians of ${o.repeats} calls each, one engine attaching the two stores in turn (runs of 10, ABBA order)`));
+    }
+    if (harnesses) {
+      await harnesses.sync(1);
+      for (const [name, pair] of Object.entries(await harnesses.pair(o.repeats))) {
+        out.push(paired(name, pair, ' (Chromium)', 'wall', `wall medians of ${o.repeats} calls each in two harness pages' services workers (OPFS), in turn (runs of 10, ABBA order)`));
+      }
     }
   } finally {
     await browser?.close();
+    await harnesses?.close();
     await publisher.close();
   }
   return out;

@@ -48,6 +48,8 @@ const harness = {
   status: () => backend.status(),
   events: () => events,
   calls: () => ask<Record<string, unknown>>({ op: 'calls' }),
+  /** Wall times of `calls` calls of MF bench case `index` (bench/mf.ts), in the services worker. */
+  time: (index: number, calls: number) => ask<{ name: string; ms: number[] }>({ op: 'time', index, calls }),
   checksums: (service: Service) => ask<{ generation: number; tables: Record<string, { n: number; h: string }> }>({ op: 'checksums', service }),
   /** Lets go of the store (its OPFS handles and the store lock), as closing a tab would. */
   closeStore: () => {

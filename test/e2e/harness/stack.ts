@@ -33,6 +33,7 @@ export interface Harness {
   choose(service: Service, choice: FormatChoice): Promise<void>;
   status(): Promise<StoreState>;
   calls(): Promise<Record<string, unknown>>;
+  time(index: number, calls: number): Promise<{ name: string; ms: number[] }>;
   checksums(service: Service): Promise<Sums>;
   closeStore(): void;
   opfs(): Promise<string[]>;
