@@ -10,15 +10,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { PROXY, serveApp, type AppServer } from '../src/cli/app-server.js';
+import { serveApp, type AppServer } from '../src/cli/app-server.js';
 import { launch } from '../test/e2e/browser.js';
 import type { Harness } from '../test/e2e/harness/stack.js';
+import { SOURCES } from './chromium.js';
 import { stats } from './lib.js';
 
 declare const harness: Harness;
 
 const DIST = path.resolve('dist-harness');
-const SOURCES = { indicators: PROXY, mf: PROXY, flags: PROXY };
 const CASES = 5;
 
 export interface HarnessPair {
@@ -34,7 +34,7 @@ export async function harnessPair(publisherUrl: string): Promise<HarnessPair> {
   const built = spawnSync(process.execPath, ['scripts/setup.mjs', '--test'], { stdio: 'inherit' });
   if (built.status !== 0 || !existsSync(path.join(DIST, 'index.html'))) throw new Error(`${DIST}: node scripts/setup.mjs --test failed`);
   const apps: AppServer[] = [];
-  for (let i = 0; i < 2; i++) apps.push(await serveApp({ dist: DIST, publisher: publisherUrl, config: { sources: SOURCES } }));
+  for (let i = 0; i < 2; i++) apps.push(await serveApp({ dist: DIST, publisher: publisherUrl, config: SOURCES }));
   const s = await launch();
   const pages: Page[] = [];
   const close = async () => {
@@ -55,7 +55,7 @@ export async function harnessPair(publisherUrl: string): Promise<HarnessPair> {
   const time = (side: number, index: number, calls: number) => pages[side].evaluate(([i, n]) => harness.time(i, n), [index, calls] as const);
   return {
     async sync(side) {
-      const o = await pages[side].evaluate((sources) => harness.sync({ only: ['mf'], sources }), SOURCES);
+      const o = await pages[side].evaluate((sources) => harness.sync({ only: ['mf'], sources }), SOURCES.sources);
       if (o.outcome !== 'done' || o.summary.errors.length) throw new Error(`harness sync ${side}: ${JSON.stringify(o).slice(0, 500)}`);
       // The services worker opened the store before this sync: a new one reads the new generation.
       await pages[side].evaluate(() => harness.closeStore());

@@ -76,7 +76,8 @@ interface Picks {
   indicators: { category: string; ids: string[] };
 }
 
-const SOURCES = { sources: { indicators: PROXY, mf: PROXY, flags: PROXY } };
+/** The app's config: every source through the app server's proxy to the run's publisher. */
+export const SOURCES = { sources: { indicators: PROXY, mf: PROXY, flags: PROXY } };
 const SEARCH: [string, string][] = [['group', 'equity'], ['plan', 'direct'], ['option', 'growth']];
 const GRID_ROWS = 1_000_000;
 const REF_ROWS = 1_000;

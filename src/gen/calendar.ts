@@ -4,12 +4,11 @@
  * weekly, monthly, quarterly and annual series.
  */
 import type { Frequency } from '../core/contract/indicators.js';
+import { toDay } from '../core/contract/dates.js';
 
 const DAY_MS = 86_400_000;
 
-export function toDay(iso: string): number {
-  return Math.round(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
-}
+export { toDay };
 
 export function isoOf(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);

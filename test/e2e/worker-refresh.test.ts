@@ -74,10 +74,13 @@ describe.skipIf(!hasChromium)('MF history refresh in Chromium (harness page, pub
         // the worker's answer equals Node's over the fresh sync, new days included.
         const browserCalls = await page.evaluate(() => harness.calls());
         const store = await openStore(refDir);
-        const { node, newest } = await (async () => {
-          const [{ newest }] = await store.engine.all<{ newest: string }>('SELECT max(nav_date)::VARCHAR AS newest FROM mf.latest');
-          return { node: await runCalls(store.engine), newest };
-        })().finally(() => store.close());
+        let node: Record<string, unknown>, newest: string;
+        try {
+          [{ newest }] = await store.engine.all<{ newest: string }>('SELECT max(nav_date)::VARCHAR AS newest FROM mf.latest');
+          node = await runCalls(store.engine);
+        } finally {
+          await store.close();
+        }
         expect((node['mf nav'] as { latest_available_date: string }).latest_available_date).toBe(newest);
         expect(browserCalls['mf nav']).toEqual(node['mf nav']);
       }

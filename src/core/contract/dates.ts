@@ -4,3 +4,8 @@ export function isIsoDate(s: string): boolean {
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
+
+/** Whole days since 1970-01-01 (UTC) of a YYYY-MM-DD date. */
+export function toDay(iso: string): number {
+  return Math.round(Date.parse(`${iso}T00:00:00Z`) / 86_400_000);
+}

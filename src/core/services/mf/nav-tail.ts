@@ -1,5 +1,7 @@
 import type { Engine } from '../../engine/engine.js';
 import { generationRecord, perGeneration, type OverlaidHistory } from '../../engine/generation.js';
+import { isoDate } from '../../engine/rows.js';
+import { toDay } from '../../contract/dates.js';
 
 /** NAV rows as columns: scheme codes, dates (YYYY-MM-DD), values. */
 export type NavColumns = [number[], string[], number[]];
@@ -22,13 +24,9 @@ export interface NavTail {
   /** Days since 1970-01-01. */
   days: Int32Array;
   navs: Float64Array;
-  /** Each day's YYYY-MM-DD once made: the tail holds few distinct days, asked over and over. */
-  iso: Map<number, string>;
 }
 
 const DAY_MS = 86_400_000;
-const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
-const isoOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /** The MF history's tail for this generation; null when `mf.nav` is one table (nothing to add) or the engine has no store. */
 export async function navTail(engine: Engine): Promise<NavTail | null> {
@@ -47,7 +45,7 @@ async function readTail(engine: Engine, h: OverlaidHistory): Promise<NavTail | n
     // Out of order after all: the view answers, as it always can.
     if (codes[i - 1] > codes[i] || (codes[i - 1] === codes[i] && days[i - 1] >= days[i])) return null;
   }
-  return { base: h.base, codes, days, navs, iso: new Map() };
+  return { base: h.base, codes, days, navs };
 }
 
 /** First index in `codes` (sorted) whose value is >= `code`. */
@@ -64,16 +62,15 @@ function lowerBound(codes: Int32Array, code: number): number {
 
 /** The tail's rows of one scheme within [since, to], in date order, as navRows' columns. */
 export function tailRows(tail: NavTail, code: number, since?: string, to?: string): NavColumns {
-  const from = since ? dayOf(since) : -Infinity;
-  const until = to ? dayOf(to) : Infinity;
+  const from = since ? toDay(since) : -Infinity;
+  const until = to ? toDay(to) : Infinity;
   const out: NavColumns = [[], [], []];
   for (let i = lowerBound(tail.codes, code); i < tail.codes.length && tail.codes[i] === code; i++) {
     const d = tail.days[i];
     if (d < from || d > until) continue;
     out[0].push(code);
-    let iso = tail.iso.get(d);
-    if (iso === undefined) tail.iso.set(d, (iso = isoOf(d)));
-    out[1].push(iso);
+    // The same text the engine makes of a DATE column (rows.ts), so both halves of an answer agree.
+    out[1].push(isoDate(d * DAY_MS));
     out[2].push(tail.navs[i]);
   }
   return out;
